@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// Installs the workspace on a fresh machine that has only Node 20 and npm.
+// pnpm is fetched at the pinned version with npx; nothing is installed globally.
+// Skipped when node_modules is already in sync with pnpm-lock.yaml.
+import { execFileSync } from 'node:child_process'
+import { existsSync, statSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const PNPM = 'pnpm@12.4.2'
+const marker = join(root, 'node_modules', '.modules.yaml')
+const lock = join(root, 'pnpm-lock.yaml')
+
+const upToDate = existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs
+if (!upToDate) {
+  const args = ['-y', PNPM, 'install', ...(existsSync(lock) ? ['--frozen-lockfile'] : [])]
+  console.error(`[bootstrap] npx ${args.join(' ')}`)
+  execFileSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } })
+}
