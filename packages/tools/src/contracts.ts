@@ -1,0 +1,361 @@
+/**
+ * Contracts shared by tool authors, policies and executors: JSON values, content blocks,
+ * tool definitions, the execution view a body and its wrappers see, policy decisions and
+ * the frozen results a batch returns.
+ *
+ * Source: seed 000 ("Register a tool", "Execution and cancellation") and ARCHITECTURE §4.1–4.3.
+ */
+
+/** A JSON primitive. */
+export type JsonPrimitive = string | number | boolean | null
+/** Any JSON value (what crosses the model boundary and the PTC sandbox boundary). */
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue }
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue }
+
+/**
+ * A raw JSON Schema node as it travels on the wire (MCP `inputSchema`, provider `parameters`).
+ * Draft-07 and 2020-12 keywords are accepted; `true`/`false` are valid schemas.
+ */
+export type JsonSchemaNode = boolean | { readonly [keyword: string]: unknown }
+
+/** A model-facing text block. */
+export interface TextBlock {
+  readonly type: 'text'
+  readonly text: string
+}
+/** A model-facing image block; `data` is base64 without a data-URL prefix. */
+export interface ImageBlock {
+  readonly type: 'image'
+  readonly data: string
+  readonly mimeType: string
+}
+/** What the model sees of a result. */
+export type ContentBlock = TextBlock | ImageBlock
+
+/**
+ * Additional model-facing context attached after a result (seed 000: post-execute may
+ * "attach ordered contexts"; PTC appends image-bearing sub-results as source-attributed context).
+ */
+export interface ResultContext {
+  /** Who produced it, e.g. `read_image (call_1:code:3)`. */
+  readonly source: string
+  readonly content: readonly ContentBlock[]
+}
+
+/**
+ * Failure codes carried in `error.info.code`. The first eight are ARCHITECTURE §4.3;
+ * the rest name the remaining ordinary failure classes so a log reader can tell them apart.
+ *
+ * - `UNKNOWN_TOOL`: no visible, executable tool of that name (message lists available names).
+ * - `INVALID_ARGS`: unparsable, oversize or schema-violating arguments, or a malformed call entry.
+ * - `INVALID_TOOL_OUTPUT`: the body's value violates `output.schema` (or is not JSON).
+ * - `ABORTED_BEFORE_DISPATCH`: the caller aborted before the body started.
+ * - `ABORTED`: the caller aborted while the body ran and the body would otherwise have succeeded.
+ * - `TOOL_TIMEOUT`: a deadline owned by a timeout policy fired.
+ * - `TOOL_ACTIVATION_FAILED`: a `when` condition threw inside `resolve` (thrown, not a result).
+ * - `CODE_RUN_FAILED`: a PTC program failed.
+ * - `TOOL_DENIED`: pre-execute policy, a guard, or an unanswered/declined approval denied the call.
+ * - `TOOL_BLOCKED`: post-execute policy blocked the result.
+ * - `TOOL_FAILED`: the body or a wrapper threw (an error's own `code` wins when it has one).
+ * - `NO_EXECUTOR`: no executor is mounted for the scope (thrown by `execute`, not a result).
+ */
+export type ToolErrorCode =
+  | 'UNKNOWN_TOOL'
+  | 'INVALID_ARGS'
+  | 'INVALID_TOOL_OUTPUT'
+  | 'ABORTED_BEFORE_DISPATCH'
+  | 'ABORTED'
+  | 'TOOL_TIMEOUT'
+  | 'TOOL_ACTIVATION_FAILED'
+  | 'CODE_RUN_FAILED'
+  | 'TOOL_DENIED'
+  | 'TOOL_BLOCKED'
+  | 'TOOL_FAILED'
+  | 'NO_EXECUTOR'
+
+/**
+ * Structured failure detail. Never part of model-facing content (seed 000: "structured
+ * user-facing failure detail is not added to that message").
+ */
+export interface ToolErrorInfo {
+  /** Error class name, e.g. `ToolError`, `TypeError`. */
+  readonly name: string
+  /** A {@link ToolErrorCode} or a tool-specific code string. */
+  readonly code: ToolErrorCode | (string & {})
+  /** A user-facing reason (for UIs and logs), never shown to the model. */
+  readonly reason?: string
+}
+
+/** A successful, frozen result. `value` is the canonical value (execution-local). */
+export interface ToolSuccess<V extends JsonValue = JsonValue> {
+  readonly callId: string
+  readonly isError: false
+  readonly value: V
+  readonly content: readonly ContentBlock[]
+  readonly contexts?: readonly ResultContext[]
+  readonly meta?: ToolResultMeta
+}
+
+/** A failed, frozen result. Model-facing content is exactly `Error: <message>`. */
+export interface ToolFailure {
+  readonly callId: string
+  readonly isError: true
+  readonly error: { readonly message: string; readonly info?: ToolErrorInfo }
+  readonly content: readonly ContentBlock[]
+  readonly contexts?: readonly ResultContext[]
+  readonly meta?: ToolResultMeta
+}
+
+/** One result per call, discriminated by `isError`. */
+export type ToolResult<V extends JsonValue = JsonValue> = ToolSuccess<V> | ToolFailure
+
+/** Non-model metadata recorded with a result (session log, UIs). */
+export interface ToolResultMeta {
+  /** The tool name the call resolved to (absent for malformed entries). */
+  readonly toolName?: string
+  /** Presentation metadata from `output.presentationMeta` (successes only). */
+  readonly presentation?: JsonValue
+  /** Argument repairs applied by a provider adapter before validation. */
+  readonly repairs?: readonly string[]
+}
+
+/** A pending call's UI descriptor (seed 001, "Tool-owned UI presentation"). */
+export interface ToolCallPresentation {
+  readonly title: string
+  readonly kind?: 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other'
+  readonly rawInput?: JsonValue
+  readonly content?: readonly ContentBlock[]
+  readonly terminal?: { readonly cwd?: string }
+}
+
+/** A completed call's UI descriptor (seed 001). */
+export interface ToolResultPresentation {
+  readonly title?: string
+  readonly content?: readonly ContentBlock[]
+  readonly terminal?: { readonly output?: string; readonly exitCode?: number; readonly signal?: string }
+}
+
+/** What `presentResult` receives of a result. */
+export interface PresentableResult {
+  readonly content: readonly ContentBlock[]
+  readonly isError: boolean
+}
+
+/**
+ * The output declaration of a tool: the canonical value's schema and how it renders for the
+ * model. `render` must be pure.
+ */
+export interface ToolOutput<Args, Value extends JsonValue> {
+  readonly schema: JsonSchemaNode
+  render(args: Args, value: Value): readonly ContentBlock[]
+  presentationMeta?(args: Args, value: Value): JsonValue | undefined
+}
+
+/** What `finalizeContent` receives beside the content. */
+export interface FinalizeInput {
+  readonly callId: string
+  readonly toolName: string
+  readonly isError: boolean
+}
+
+/**
+ * A registered tool. Produce one with `defineTool` (typed DSL) or `defineRawTool` (raw JSON
+ * Schema). The registry projects only `name`, `description`, `parameters` (and
+ * `deferLoading`) to the model.
+ */
+export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = JsonValue> {
+  /** Model-facing name: 1–128 chars of `[A-Za-z0-9_.:-]`, starting with a letter or `_`. */
+  readonly name: string
+  readonly description: string
+  /** JSON Schema of the arguments object (the projection of the DSL for `defineTool`). */
+  readonly parameters: JsonSchemaNode
+  readonly output: ToolOutput<Args, Value>
+  /** The body. Returns only the declared JSON value; must observe `exec.signal`. */
+  execute(args: Args, exec: ToolExecution): Value | Promise<Value>
+  /** Declarative deadline in ms; enforced only by `@deepseek-ai/dsh-tool-call-timeout-policy`. */
+  readonly timeoutMs?: number
+  /** Exactly `true` makes a call parallel-safe; anything else (or a throw) is exclusive. */
+  isConcurrencySafe?(args: Args): boolean
+  presentCall?(args: Args): ToolCallPresentation | undefined
+  presentResult?(args: Args, result: PresentableResult): ToolResultPresentation | undefined
+  /** The final content transform, run exactly once for every outcome (snapshotted at prepare). */
+  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
+  /** Installs execution-prepared content in place of `render` (before post-execute). */
+  projectContent?(args: Args, value: Value, exec: ToolExecution): readonly ContentBlock[] | undefined
+  /** Requests deferred loading on providers that support it; preserved through projection. */
+  readonly deferLoading?: boolean
+  /** `false` skips argument validation (a raw tool whose server validates for itself). */
+  readonly validateArguments?: boolean
+  /** Authoring origin: `dsl` (defineTool) or `raw` (JSON Schema as it came). */
+  readonly source?: 'dsl' | 'raw'
+}
+
+/** A definition with its type parameters erased, as the registry stores it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance erasure for storage
+export type AnyToolDefinition = ToolDefinition<any, any>
+
+/** The model-facing projection of a definition (never `output`, `execute`, callbacks). */
+export interface ToolSchema {
+  readonly name: string
+  readonly description: string
+  readonly parameters: JsonSchemaNode
+  readonly deferLoading?: true
+}
+
+/** An append-only session log (seed: "Session records rendered content"). */
+export interface SessionLog {
+  append(event: SessionEvent): void
+}
+
+/** Events appended to a session log, in model order. */
+export type SessionEvent =
+  | {
+      readonly type: 'tool/call'
+      readonly callId: string
+      readonly name: string
+      /** Arguments exactly as the model emitted them. */
+      readonly arguments: string | JsonValue
+      readonly parentCallId?: string
+    }
+  | {
+      readonly type: 'tool/result'
+      readonly callId: string
+      readonly name: string
+      readonly isError: boolean
+      readonly content: readonly ContentBlock[]
+      readonly error?: { readonly message: string; readonly info?: ToolErrorInfo }
+      readonly presentation?: JsonValue
+      readonly parentCallId?: string
+    }
+  | {
+      readonly type: 'tool/code-dispatch-start'
+      readonly callId: string
+      readonly parentCallId: string
+      readonly name: string
+      readonly arguments: JsonValue
+    }
+  | {
+      readonly type: 'tool/code-dispatch'
+      readonly callId: string
+      readonly parentCallId: string
+      readonly name: string
+      readonly isError: boolean
+      readonly content: readonly ContentBlock[]
+      readonly error?: { readonly message: string; readonly info?: ToolErrorInfo }
+    }
+
+/** The three scope layers (ARCHITECTURE §3). */
+export type ScopeKind = 'deployment' | 'preset' | 'agent'
+
+/** A scope: a node in the deployment → preset → agent chain. Identity matters. */
+export interface Scope {
+  readonly id: string
+  readonly kind: ScopeKind
+  readonly parent: Scope | undefined
+}
+
+/** An agent: a scope plus an optional session log (ARCHITECTURE §3). */
+export interface Agent {
+  readonly id: string
+  readonly scope: Scope
+  readonly log?: SessionLog
+}
+
+/** Provider, model and reasoning effort captured for a model step (seed 000). */
+export interface ModelSelection {
+  readonly provider: string
+  readonly model: string
+  readonly reasoningEffort?: string
+}
+
+/** Input of a `when` condition and of `resolve`. */
+export interface ActivationInput {
+  readonly agent?: Agent
+  readonly modelSelection?: ModelSelection
+  readonly signal: AbortSignal
+}
+
+/** A conditional tool's predicate: runs once per model step inside `resolve`. */
+export type ToolCondition = (input: ActivationInput) => boolean | Promise<boolean>
+
+/**
+ * The execution view a body, its wrappers and its policies see. Everything is read-only
+ * except `signal`, which only a `tools/execute` wrapper may replace (ARCHITECTURE §4.3 step 3).
+ */
+export interface ToolExecution {
+  readonly callId: string
+  /** Opaque correlation token minted at prepare; unique per call. */
+  readonly token: symbol
+  readonly name: string
+  /** Parsed, lossless, deep-frozen arguments. */
+  readonly arguments: Readonly<JsonObject>
+  /** Arguments as the model emitted them. */
+  readonly rawArguments: string | JsonValue
+  /** The abort signal. Writable only inside a `tools/execute` wrapper. */
+  signal: AbortSignal
+  readonly definition: AnyToolDefinition
+  readonly scope: Scope
+  readonly agent?: Agent
+  readonly log?: SessionLog
+  /** The outer execution for PTC sub-calls. */
+  readonly parent?: ToolExecution
+}
+
+/** A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). */
+export type PolicyDecision =
+  | { readonly type: 'allow' }
+  | { readonly type: 'deny'; readonly reason: string; readonly info?: ToolErrorInfo }
+  | { readonly type: 'ask'; readonly reason?: string }
+
+/** An approval service's answer to an `ask`. */
+export type ApprovalDecision =
+  | { readonly type: 'approve' }
+  | { readonly type: 'reject'; readonly reason?: string }
+
+/** The approval service consulted for `ask` decisions (mounted at ctx key `approval`). */
+export interface ApprovalService {
+  request(request: ApprovalRequest): Promise<ApprovalDecision>
+}
+
+/** What an approval service is asked. */
+export interface ApprovalRequest {
+  readonly exec: ToolExecution
+  readonly reason?: string
+  readonly signal: AbortSignal
+}
+
+/**
+ * A monotonic synchronous guard: a returned string denies the call (ARCHITECTURE §4.3).
+ * `undefined` lets it through.
+ */
+export type ToolGuard = (exec: ToolExecution) => string | undefined
+
+/** The draft result post-execute policies inspect. */
+export type DraftResult =
+  | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[] }
+  | {
+      readonly isError: true
+      readonly error: { readonly message: string; readonly info?: ToolErrorInfo }
+      readonly content: readonly ContentBlock[]
+    }
+
+/**
+ * A `tools/post-execute` decision: accept (optionally replacing `content` or `value`, never
+ * both, and attaching contexts) or block with model-facing feedback.
+ */
+export type PostDecision =
+  | {
+      readonly type: 'accept'
+      readonly content?: readonly ContentBlock[]
+      readonly value?: JsonValue
+      readonly contexts?: readonly ResultContext[]
+    }
+  | { readonly type: 'block'; readonly feedback: string; readonly info?: ToolErrorInfo }
+
+/** One call as the model emitted it. `arguments` is the raw string or a parsed JSON value. */
+export interface RawToolCall {
+  readonly callId: string
+  readonly name: string
+  readonly arguments: string | JsonValue
+}

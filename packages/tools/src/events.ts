@@ -1,0 +1,59 @@
+/**
+ * Shared execution policy events (seed 000 source map: `src/events.ts`).
+ *
+ * Listeners are registered with `ctx.on(name, listener)` on any scope's context and are
+ * disposed with the fiber that registered them. They are scope-filtered: a listener on an
+ * agent's context sees that agent's (and its descendants') calls only; a listener on the
+ * deployment's context sees every call (ARCHITECTURE §3).
+ *
+ * Waterfalls are koa-style `(…args, next)`. In `tools/pre-execute` and `tools/post-execute`
+ * `next()` may be called once (a second call throws `next() called multiple times`, as in
+ * cordis). In `tools/execute` a wrapper may call `next()` again after the previous attempt
+ * settled (retries); calling it while an attempt is still running throws.
+ */
+import type {
+  DraftResult,
+  JsonValue,
+  PolicyDecision,
+  PostDecision,
+  RawToolCall,
+  Scope,
+  ToolExecution,
+  ToolResult,
+} from './contracts'
+
+/** A registry mutation, as `tools/change` reports it. */
+export type ToolChange =
+  | { readonly type: 'register'; readonly scope: Scope; readonly name: string }
+  | { readonly type: 'unregister'; readonly scope: Scope; readonly name: string }
+  | { readonly type: 'restrict'; readonly scope: Scope }
+  | { readonly type: 'unrestrict'; readonly scope: Scope }
+
+/** What `tools/result` observers receive beside the frozen result. */
+export interface ToolResultEvent {
+  readonly call: RawToolCall
+  readonly scope: Scope
+  /** Absent when the call failed before an execution view existed (unknown tool, bad entry). */
+  readonly exec?: ToolExecution
+}
+
+/** Listener signatures of the `tools/*` events. */
+export interface ToolEvents {
+  /** Decides allow / deny / ask. The innermost `next()` resolves to `{ type: 'allow' }`. */
+  'tools/pre-execute'(exec: ToolExecution, next: () => Promise<PolicyDecision>): PolicyDecision | Promise<PolicyDecision>
+  /**
+   * Wraps dispatch. The innermost `next()` runs the body and resolves to its value, or rejects
+   * with its error. A wrapper may replace only `exec.signal` (and must restore it afterwards).
+   */
+  'tools/execute'(exec: ToolExecution, next: () => Promise<JsonValue>): JsonValue | Promise<JsonValue>
+  /** Inspects or replaces the result. The innermost `next()` resolves to `{ type: 'accept' }`. */
+  'tools/post-execute'(exec: ToolExecution, draft: DraftResult, next: () => Promise<PostDecision>): PostDecision | Promise<PostDecision>
+  /** Observes the frozen final result, in model order. A listener's throw is contained. */
+  'tools/result'(result: ToolResult, event: ToolResultEvent): void
+  /** A registration, unregistration or restriction changed. A throw rolls back register/restrict. */
+  'tools/change'(change: ToolChange): void
+}
+
+declare module 'cordis' {
+  interface Events extends ToolEvents {}
+}

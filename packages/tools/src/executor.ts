@@ -1,0 +1,151 @@
+/**
+ * Executor descriptions and batch input/output (seed 000 source map: `src/executor.ts`).
+ *
+ * An executor decides how the model meets the tools: the native executor shows each visible
+ * tool as a function; the PTC executor shows one `run_code` tool and a generated SDK. Both
+ * run calls through the shared pipeline ({@link ToolPipeline}); a custom executor implements
+ * only `describe` and `execute` and may ignore the pipeline.
+ */
+import type {
+  Agent,
+  AnyToolDefinition,
+  JsonValue,
+  ModelSelection,
+  RawToolCall,
+  Scope,
+  SessionLog,
+  ToolExecution,
+  ToolResult,
+  ToolSchema,
+} from './contracts'
+
+/**
+ * A step-owned admitted tool set (seed 000, "Conditional tools"). Produced by
+ * `ctx.tools.resolve()`; pass it as `toolSet` to `describe` and `execute`, and dispose it
+ * after the batch settles. It pins registrations by identity: a disposal, a new restriction
+ * or a same-name replacement makes unstarted calls of that name `UNKNOWN_TOOL`.
+ */
+export interface ResolvedToolSet {
+  /** The scope the set was resolved for. */
+  readonly scope: Scope
+  readonly agent?: Agent
+  readonly modelSelection?: ModelSelection
+  /** Admitted definitions in prompt order (registration order, nearest layer first on clashes). */
+  readonly definitions: readonly AnyToolDefinition[]
+  /** True once `dispose()` ran; a disposed set admits nothing. */
+  readonly disposed: boolean
+  /** Whether `name` is admitted and its pinned registration is still the visible one. */
+  has(name: string): boolean
+  dispose(): void
+}
+
+/** A prompt section an executor adds to the system prompt (PTC: the generated SDK). */
+export interface PromptSection {
+  /** Stable id, e.g. `ptc/sdk`. */
+  readonly id: string
+  readonly title: string
+  readonly text: string
+}
+
+/** What an executor shows the model for one scope and tool set. */
+export interface ExecutorDescription {
+  readonly tools: readonly ToolSchema[]
+  readonly sections: readonly PromptSection[]
+}
+
+/** Input of {@link ToolExecutor.describe}: the visible definitions for the scope and set. */
+export interface DescribeInput {
+  readonly scope: Scope
+  readonly toolSet?: ResolvedToolSet
+  /** Visible definitions in prompt order. */
+  readonly definitions: readonly AnyToolDefinition[]
+  /** Their model-facing projections, same order. */
+  readonly schemas: readonly ToolSchema[]
+}
+
+/**
+ * A raw batch as `ctx.tools.execute()` receives it (ARCHITECTURE §4.3). `calls` is typed
+ * loosely on purpose: a malformed entry (missing `callId`, non-string `name`) gets its own
+ * `INVALID_ARGS` result while the rest of the batch runs.
+ */
+export interface ToolBatch {
+  readonly calls: readonly (RawToolCall | Readonly<Record<string, unknown>>)[]
+  /** Absent for standalone service calls. */
+  readonly agent?: Agent
+  /** Absent: no root `tool/call` / `tool/result` events. */
+  readonly log?: SessionLog
+  readonly toolSet?: ResolvedToolSet
+  /** The caller's abort signal. */
+  readonly signal?: AbortSignal
+}
+
+/** What an executor's `execute` receives: the batch plus the scope and the shared pipeline. */
+export interface ExecutorBatch {
+  readonly calls: ToolBatch['calls']
+  readonly scope: Scope
+  readonly agent?: Agent
+  readonly log?: SessionLog
+  readonly toolSet?: ResolvedToolSet
+  readonly signal: AbortSignal
+  readonly pipeline: ToolPipeline
+}
+
+/**
+ * An executor: mounted per scope with `ctx.tools.mount(executor)`.
+ * `execute` must resolve to exactly one result per call, in call order, and never reject
+ * for tool, policy or argument failures.
+ */
+export interface ToolExecutor {
+  /** A short name, e.g. `native` or `ptc`. */
+  readonly name: string
+  describe(input: DescribeInput): ExecutorDescription
+  execute(batch: ExecutorBatch): Promise<readonly ToolResult[]>
+  /** Called when the executor's mount is disposed; may settle unstarted work as cancelled. */
+  dispose?(): void | Promise<void>
+}
+
+/**
+ * Options of a call runner: the same ordered, bounded scheduling the native executor uses,
+ * fed incrementally (PTC sub-calls arrive while the program runs).
+ */
+export interface RunnerOptions {
+  readonly scope: Scope
+  readonly agent?: Agent
+  /** Root session log: receives `tool/call` and `tool/result` in model order. */
+  readonly log?: SessionLog
+  readonly toolSet?: ResolvedToolSet
+  readonly signal: AbortSignal
+  /** Parallel-safe calls overlap up to this bound (default 10; 1 = serial). */
+  readonly maxParallel?: number
+  /** The outer execution, for PTC sub-calls (their ids are `<callId>:code:<n>`). */
+  readonly parent?: ToolExecution
+  /**
+   * Admission filter applied after the tool resolves: return a message to make the call
+   * `UNKNOWN_TOOL` with that message (PTC uses it to hide tools from model-direct calls).
+   */
+  readonly admit?: (name: string) => string | undefined
+  /** Observer of each call's lifecycle, for log-only inner events (PTC). */
+  readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
+}
+
+/** An incremental ordered runner (see {@link RunnerOptions}). */
+export interface CallRunner {
+  /**
+   * Submits one call; resolves with its frozen final result. Stages after dispatch run in
+   * submission order, so a later call's promise never resolves before an earlier one's.
+   * Never rejects.
+   */
+  submit(call: RawToolCall | Readonly<Record<string, unknown>>): Promise<ToolResult>
+  /** Resolves once every submitted call has settled. */
+  drain(): Promise<void>
+  /** Number of calls submitted so far. */
+  readonly submitted: number
+}
+
+/** The shared pipeline executors run calls through (ARCHITECTURE §4.3). */
+export interface ToolPipeline {
+  /** Runs a complete batch: one frozen result per call, in call order. Never rejects. */
+  runBatch(batch: ExecutorBatch, options?: { readonly maxParallel?: number; readonly admit?: RunnerOptions['admit'] }): Promise<readonly ToolResult[]>
+  /** Creates an incremental runner with the same contract. */
+  createRunner(options: RunnerOptions): CallRunner
+}
