@@ -1,1 +1,16 @@
-export {}
+/**
+ * The main job (ARCHITECTURE §9): a deployment with a realistic tool set, the native executor,
+ * the timeout policy and a policy that denies writes, replaying recorded model steps —
+ * provider-native payloads — through `ctx.tools.execute`, then the same task as one
+ * model-written program through the PTC executor.
+ *
+ * Run: `npm run demo` (from the repository root).
+ */
+import { fileURLToPath } from 'node:url'
+import { runNative } from './native'
+import { runPtc } from './ptc'
+
+const root = fileURLToPath(new URL('../sample', import.meta.url))
+
+const native = await runNative(root)
+await runPtc(root, native)

@@ -1,1 +1,10 @@
-export {}
+/**
+ * `@deepseek-ai/dsh-tool-testkit` — fixtures for testing tools, policies and executors built
+ * on dsh-tools (ARCHITECTURE §8).
+ */
+export * from './harness'
+export * from './log'
+export * from './approval'
+export * from './fixtures'
+export * from './batch'
+// PENDING-H1 export * from './real-data'

@@ -1,1 +1,21 @@
-export {}
+/**
+ * `@deepseek-ai/dsh-tools` — the tool registry and execution pipeline (seed 000).
+ *
+ * Plugin entry: `ctx.plugin(ToolRegistry, config?)` provides `ctx.tools`.
+ */
+export * from './contracts'
+export * from './executor'
+export * from './events'
+export * from './errors'
+export * from './scope'
+export * from './json'
+export * from './content'
+export * from './schema'
+export * from './json-schema'
+export * from './repair'
+export * from './presentation'
+export { createRunner, DEFAULT_MAX_PARALLEL, validateMaxParallel } from './batch'
+export type { PipelineConfig } from './pipeline'
+export { ToolRegistry, MAX_TIMER_MS, RESERVED_TOOL_NAMES } from './registry'
+export type { ToolRegistryConfig, ToolFilter, RegisterOptions, ResolveInput, ScopeRef, Disposer } from './registry'
+export { ToolRegistry as default } from './registry'

@@ -1,0 +1,78 @@
+/**
+ * The native half of the demo: recorded provider payloads → raw batches → the full pipeline →
+ * one result per call, printed with its outcome and timing.
+ */
+import { Context } from 'cordis'
+import { ToolRegistry, createAgent, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
+import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
+import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
+import { RECORDED_STEPS, TASK } from './recorded'
+import { workspaceTools } from './tools'
+import { stepToBatch, resultsToMessages } from './wire'
+import { bold, dim, formatMs, outcomeLabel, preview, shortArgs } from './format'
+
+/** What the native run leaves for the comparison with PTC. */
+export interface NativeRun {
+  /** Bytes the model sees: every result message, in its provider's wire shape. */
+  readonly modelFacingBytes: number
+  readonly calls: number
+}
+
+export async function runNative(root: string): Promise<NativeRun> {
+  const ctx = new Context()
+  await ctx.plugin(ToolRegistry)
+  await ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
+  await ctx.plugin(TimeoutPolicy, {})
+  // A deployment policy: the demo workspace is read-only.
+  ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'write_file' ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
+  for (const tool of workspaceTools(root)) ctx.tools.register(tool)
+
+  // Timing: a tools/execute wrapper records when each body started and ended.
+  const timing = new Map<string, { start: number; end?: number }>()
+  ctx.on('tools/execute', async (exec, next) => {
+    const entry: { start: number; end?: number } = { start: performance.now() }
+    timing.set(exec.callId, entry)
+    try {
+      return await next()
+    } finally {
+      entry.end = performance.now()
+    }
+  })
+
+  const log = new MemorySessionLog()
+  const { agent } = createAgent(ctx, 'support-agent', { log })
+  console.log(bold('dsh-tools demo — native executor'))
+  console.log(`Task: ${TASK}`)
+  console.log(`Tools: ${ctx.tools.describe({ agent }).tools.map((t) => t.name).join(', ')}\n`)
+
+  let modelFacingBytes = 0
+  let calls = 0
+  const codes = new Map<string, number>()
+  for (const [i, step] of RECORDED_STEPS.entries()) {
+    console.log(`${bold(`Step ${i + 1}`)}  ${step.title}`)
+    console.log(dim(`        ${step.provider} payload · derived from ${step.source}`))
+    const parsed = stepToBatch(step)
+    const t0 = performance.now()
+    const results: readonly ToolResult[] = await ctx.tools.execute({ calls: parsed.calls, agent })
+    const elapsed = performance.now() - t0
+    for (const [j, result] of results.entries()) {
+      const call = parsed.calls[j] as RawToolCall
+      const t = timing.get(call.callId)
+      const took = t?.end === undefined ? '    —   ' : formatMs(t.end - t.start)
+      const label = outcomeLabel(result)
+      codes.set(label, (codes.get(label) ?? 0) + 1)
+      console.log(`  ${call.callId.padEnd(9)} ${call.name.padEnd(24)} ${shortArgs(call.arguments).padEnd(44)} ${label.padEnd(24)} ${took}  ${preview(result)}`)
+    }
+    const messages = resultsToMessages(step, parsed.calls, results)
+    const bytes = Buffer.byteLength(JSON.stringify(messages))
+    modelFacingBytes += bytes
+    calls += results.length
+    console.log(dim(`  → ${results.length} results in call order, ${formatMs(elapsed).trim()} for the batch, ${bytes} bytes of ${step.provider} result messages\n`))
+  }
+  console.log(bold('Native summary'))
+  console.log(`  ${calls} calls, outcomes: ${[...codes].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
+  console.log(`  session log: ${log.ofType('tool/call').length} tool/call and ${log.ofType('tool/result').length} tool/result events`)
+  console.log(`  model-facing result bytes: ${modelFacingBytes}\n`)
+  return { modelFacingBytes, calls }
+}

@@ -1,0 +1,103 @@
+/**
+ * Recorded model steps, as provider-native payloads. Each is derived from a real emission shape
+ * in `packages/tool-testkit/fixtures/real/model-outputs/provider_emissions.json` (ids E02, E06,
+ * E07, E10, E12, E16, E25) or a real MCP `tools/call` in `fixtures/real/mcp/calls.sample.json`,
+ * retargeted at the demo's workspace tools. Values are the demo's; shapes and quirks are real.
+ */
+
+/** One step: what the model emitted, in its provider's wire format. */
+export type RecordedStep =
+  | { readonly title: string; readonly source: string; readonly provider: 'openai-chat'; readonly payload: OpenAIChatCompletion }
+  | { readonly title: string; readonly source: string; readonly provider: 'anthropic'; readonly payload: AnthropicMessage }
+
+/** The slice of an OpenAI Chat Completions response the demo replays. */
+export interface OpenAIChatCompletion {
+  readonly id: string
+  readonly object: 'chat.completion'
+  readonly choices: readonly {
+    readonly index: number
+    readonly finish_reason: string
+    readonly message: {
+      readonly role: 'assistant'
+      readonly content: string | null
+      readonly tool_calls?: readonly { readonly id: string; readonly type: 'function'; readonly function: { readonly name: string; readonly arguments: string } }[]
+    }
+  }[]
+}
+
+/** The slice of an Anthropic Messages response the demo replays. */
+export interface AnthropicMessage {
+  readonly id: string
+  readonly type: 'message'
+  readonly role: 'assistant'
+  readonly stop_reason: string
+  readonly content: readonly (
+    | { readonly type: 'text'; readonly text: string }
+    | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: Record<string, unknown> }
+  )[]
+}
+
+function chat(id: string, finish: string, calls: [string, string, string][]): OpenAIChatCompletion {
+  return {
+    id,
+    object: 'chat.completion',
+    choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', content: null, tool_calls: calls.map(([callId, name, args]) => ({ id: callId, type: 'function', function: { name, arguments: args } })) } }],
+  }
+}
+
+/** The task: "Which orders were refunded, what did they cost, and what is the refund policy?" */
+export const TASK = 'Which orders were refunded, what did they cost in total with the open ones, and what does our refund policy say?'
+
+export const RECORDED_STEPS: readonly RecordedStep[] = [
+  {
+    title: 'Explore the workspace (parallel calls, "" arguments for a zero-argument tool)',
+    source: 'E02 (OpenAI parallel tool_calls) + E12 (empty-string arguments)',
+    provider: 'openai-chat',
+    payload: chat('chatcmpl-demo-1', 'tool_calls', [
+      ['call_01', 'list_allowed_directories', ''],
+      ['call_02', 'list_directory', '{"path":"."}'],
+      ['call_03', 'search_files', '{"query":"refund"}'],
+    ]),
+  },
+  {
+    title: 'Read and look up (parallel tool_use blocks; a hallucinated tool name)',
+    source: 'E07 (Anthropic parallel tool_use) + E25 (ToolBench hallucinated name)',
+    provider: 'anthropic',
+    payload: {
+      id: 'msg_demo_2',
+      type: 'message',
+      role: 'assistant',
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'text', text: 'Let me read the policy and the orders mentioned in the notes.' },
+        { type: 'tool_use', id: 'toolu_04', name: 'read_text_file', input: { path: 'docs/policies.md', head: 3 } },
+        { type: 'tool_use', id: 'toolu_05', name: 'lookup_order', input: { id: 'ORD-1002' } },
+        { type: 'tool_use', id: 'toolu_06', name: 'lookup_order', input: { id: 'ORD-1003' } },
+        { type: 'tool_use', id: 'toolu_07', name: 'get_order_details', input: { order: 'ORD-1004' } },
+      ],
+    },
+  },
+  {
+    title: 'Numbers sent as strings, a path outside the workspace, a slow tool alongside fast ones',
+    source: 'E16 (numbers as strings) + calls.sample.json filesystem /etc/passwd and get-sum',
+    provider: 'openai-chat',
+    payload: chat('chatcmpl-demo-3', 'tool_calls', [
+      ['call_08', 'get_sum', '{"a":"642.0","b":310.75}'],
+      ['call_09', 'read_text_file', '{"path":"/../../etc/passwd"}'],
+      ['call_10', 'slow_report', '{"delayMs":120}'],
+      ['call_11', 'lookup_order', '{"id":"ORD-1004"}'],
+      ['call_12', 'get_sum', '{"a":642.0,"b":310.75}'],
+    ]),
+  },
+  {
+    title: 'A write the policy denies, malformed JSON, and a backend that hangs past its timeout',
+    source: 'E10/B22 (arguments cut mid-value) + the demo policy + slow_report timeoutMs 250',
+    provider: 'openai-chat',
+    payload: chat('chatcmpl-demo-4', 'tool_calls', [
+      ['call_13', 'write_file', '{"path":"docs/summary.md","content":"Refunded: ORD-1002"}'],
+      ['call_14', 'read_text_file', '{"path": "docs/notes.txt", "head": 2'],
+      ['call_15', 'slow_report', '{"delayMs":5000}'],
+      ['call_16', 'read_text_file', '{"path":"docs/notes.txt","tail":1}'],
+    ]),
+  },
+]

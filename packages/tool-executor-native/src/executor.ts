@@ -1,0 +1,79 @@
+/**
+ * The native executor: each visible tool is a function the model calls (seed 000 "Select an
+ * executor"; ARCHITECTURE §5). `describe` returns the visible schemas unchanged, in prompt
+ * order; `execute` runs the batch through the shared pipeline with the native concurrency
+ * contract.
+ */
+import { validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+
+/** Configuration of the native executor. */
+export interface NativeExecutorConfig {
+  /** Parallel-safe calls overlap up to this many bodies (integer 1–1000; default 10; `1` = serial). */
+  readonly maxParallelCalls?: number
+  /**
+   * What unmounting does to batches still running: `drain` (default) lets them settle normally
+   * and disposal waits for them; `cancel` aborts them, so unstarted calls settle as
+   * `ABORTED_BEFORE_DISPATCH` and running bodies see their signal fire.
+   */
+  readonly onDispose?: 'drain' | 'cancel'
+}
+
+/** The validated configuration. */
+export interface ResolvedNativeConfig {
+  readonly maxParallelCalls: number
+  readonly onDispose: 'drain' | 'cancel'
+}
+
+/**
+ * Validates a native executor configuration.
+ *
+ * @throws RangeError naming the field: `maxParallelCalls` not an integer from 1 to 1000, or
+ *   `onDispose` not `drain`/`cancel`.
+ */
+export function resolveNativeConfig(config: NativeExecutorConfig = {}): ResolvedNativeConfig {
+  const maxParallelCalls = validateMaxParallel(config.maxParallelCalls, 'maxParallelCalls')
+  const onDispose = config.onDispose ?? 'drain'
+  if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${JSON.stringify(onDispose)}`)
+  return Object.freeze({ maxParallelCalls, onDispose })
+}
+
+/** The reason batches are aborted with when a `cancel` executor unmounts. */
+export class ExecutorDisposedError extends Error {
+  override readonly name = 'AbortError'
+  readonly code = 'EXECUTOR_DISPOSED'
+  constructor() {
+    super('the native executor was unmounted while the batch ran')
+  }
+}
+
+/**
+ * Creates a native executor. Mount it with `ctx.tools.mount(createNativeExecutor(config))`, or
+ * use the {@link NativeExecutor} plugin.
+ *
+ * @throws RangeError for an invalid configuration (see {@link resolveNativeConfig}).
+ */
+export function createNativeExecutor(config?: NativeExecutorConfig): ToolExecutor {
+  const resolved = resolveNativeConfig(config)
+  const inFlight = new Set<Promise<unknown>>()
+  const cancel = new AbortController()
+  return {
+    name: 'native',
+    describe(input: DescribeInput): ExecutorDescription {
+      return { tools: input.schemas, sections: [] }
+    },
+    async execute(batch: ExecutorBatch): Promise<readonly ToolResult[]> {
+      const signal = resolved.onDispose === 'cancel' ? AbortSignal.any([batch.signal, cancel.signal]) : batch.signal
+      const running = batch.pipeline.runBatch(signal === batch.signal ? batch : { ...batch, signal }, { maxParallel: resolved.maxParallelCalls })
+      inFlight.add(running)
+      try {
+        return await running
+      } finally {
+        inFlight.delete(running)
+      }
+    },
+    async dispose(): Promise<void> {
+      if (resolved.onDispose === 'cancel') cancel.abort(new ExecutorDisposedError())
+      await Promise.allSettled([...inFlight])
+    },
+  }
+}

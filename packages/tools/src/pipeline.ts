@@ -1,0 +1,671 @@
+/**
+ * The shared per-call stages (seed 000 source map: `src/pipeline.ts`; ARCHITECTURE §4.3):
+ *
+ *   prepare → tools/pre-execute → guards → tools/execute (wrappers → body) → output validation
+ *   → render → tools/post-execute → finalizeContent → tools/result
+ *
+ * Each stage is a named function that runs at most once per call. The batch runner
+ * (`batch.ts`) decides when each stage runs; this file decides what it does.
+ */
+import type {
+  AnyToolDefinition,
+  ApprovalService,
+  ContentBlock,
+  DraftResult,
+  JsonObject,
+  JsonSchemaNode,
+  JsonValue,
+  PolicyDecision,
+  PostDecision,
+  RawToolCall,
+  ResultContext,
+  Scope,
+  SessionLog,
+  Agent,
+  ToolErrorCode,
+  ToolErrorInfo,
+  ToolExecution,
+  ToolGuard,
+  ToolResult,
+  ToolResultMeta,
+} from './contracts'
+import type { ResolvedToolSet } from './executor'
+import type { ToolResultEvent } from './events'
+import {
+  describeThrown,
+  errorContent,
+  infoFromThrown,
+  isAbortLike,
+  typeLabel,
+  messages,
+} from './errors'
+import { snapshotJson } from './json'
+import { formatIssues, getValidator } from './json-schema'
+import { repairArguments, type RepairModes } from './repair'
+import { capContent, type ContentLimits } from './content'
+
+/** A listener as stored by cordis, with the context it was registered on. */
+export type Listener = (...args: never[]) => unknown
+
+/** Scope-filtered listeners and guards for one scope, collected once per runner. */
+export interface StageHooks {
+  readonly pre: readonly Listener[]
+  readonly execute: readonly Listener[]
+  readonly post: readonly Listener[]
+  readonly result: readonly Listener[]
+  readonly guards: readonly ToolGuard[]
+  readonly approval: ApprovalService | undefined
+}
+
+/** What the registry supplies to the stages. */
+export interface PipelineHost {
+  /** The executable definition for `name` in `scope` under `toolSet`, or the names a model may call instead. */
+  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { readonly definition: AnyToolDefinition; readonly parameters: JsonSchemaNode } | { readonly available: readonly string[] }
+  hooks(scope: Scope): StageHooks
+  readonly config: PipelineConfig
+  /** Reports a contained failure (a throwing `tools/result` listener, a log append). */
+  report(stage: string, error: unknown): void
+}
+
+/** Registry-level pipeline configuration (validated by the registry). */
+export interface PipelineConfig {
+  /** Raw argument strings longer than this many UTF-8 bytes are rejected before parsing. Default 1 MiB. */
+  readonly maxArgumentBytes: number
+  /** Opt-in schema-guided argument repair; all modes off by default. */
+  readonly repair: RepairModes
+  /** Model-facing content caps applied to rendered results (bug case B18). */
+  readonly contentLimits: ContentLimits
+}
+
+/** The per-runner context every stage sees. */
+export interface RunContext {
+  readonly host: PipelineHost
+  readonly hooks: StageHooks
+  readonly scope: Scope
+  readonly agent: Agent | undefined
+  readonly log: SessionLog | undefined
+  readonly toolSet: ResolvedToolSet | undefined
+  readonly signal: AbortSignal
+  readonly parent: ToolExecution | undefined
+  readonly admit: ((name: string) => string | undefined) | undefined
+}
+
+/** The execution view; `signal` is writable only while the `tools/execute` stage runs. */
+class Execution implements ToolExecution {
+  readonly callId: string
+  readonly token: symbol
+  readonly name: string
+  readonly arguments: Readonly<JsonObject>
+  readonly rawArguments: string | JsonValue
+  readonly definition: AnyToolDefinition
+  readonly scope: Scope
+  readonly agent?: Agent
+  readonly log?: SessionLog
+  readonly parent?: ToolExecution
+  #signal: AbortSignal
+  /** Set by the pipeline around the `tools/execute` stage. */
+  writable = false
+
+  constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
+    this.callId = call.callId
+    this.token = Symbol(call.callId)
+    this.name = call.name
+    this.arguments = args
+    this.rawArguments = call.arguments
+    this.definition = definition
+    this.scope = run.scope
+    if (run.agent !== undefined) this.agent = run.agent
+    if (run.log !== undefined) this.log = run.log
+    if (run.parent !== undefined) this.parent = run.parent
+    this.#signal = run.signal
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal
+  }
+
+  set signal(value: AbortSignal) {
+    if (!this.writable) throw new TypeError(`exec.signal of "${this.name}" can only be replaced inside a tools/execute wrapper`)
+    if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.name}" must be an AbortSignal`)
+    this.#signal = value
+  }
+}
+
+/** A failure before an execution view existed, or at any later stage. */
+interface Failure {
+  readonly message: string
+  readonly info: ToolErrorInfo
+}
+
+/** The per-call state the stages pass along. */
+export interface CallState {
+  readonly index: number
+  readonly call: RawToolCall
+  /** Present once prepare resolved the tool. */
+  definition?: AnyToolDefinition
+  /** `finalizeContent` snapshotted at prepare. */
+  finalize?: AnyToolDefinition['finalizeContent']
+  exec?: Execution
+  parallel: boolean
+  /** Set once the call reached stage 2 (post-execute runs for it). */
+  reachedPolicy: boolean
+  repairs?: readonly string[]
+  draft?: Draft
+}
+
+/** A draft outcome. */
+type Draft =
+  | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
+  | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
+
+const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
+const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
+const ACCEPT: PostDecision = Object.freeze({ type: 'accept' })
+
+function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?: string): Draft {
+  const info: ToolErrorInfo = reason === undefined ? { name, code } : { name, code, reason }
+  return { isError: true, failure: { message, info }, content: errorContent(message) }
+}
+
+function failFromInfo(message: string, info: ToolErrorInfo): Draft {
+  return { isError: true, failure: { message, info }, content: errorContent(message) }
+}
+
+/** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
+export function normalizeEntry(entry: unknown, index: number): { call: RawToolCall; problem?: string } {
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    return { call: { callId: `invalid-call-${index}`, name: '', arguments: '' }, problem: `expected an object with callId, name and arguments, got ${typeLabel(entry)}` }
+  }
+  const record = entry as Record<string, unknown>
+  const callId = typeof record.callId === 'string' && record.callId !== '' ? record.callId : undefined
+  const name = typeof record.name === 'string' ? record.name : undefined
+  const args = record.arguments === undefined ? '' : record.arguments
+  const call: RawToolCall = { callId: callId ?? `invalid-call-${index}`, name: name ?? '', arguments: args as string | JsonValue }
+  if (callId === undefined) return { call, problem: `callId must be a non-empty string, got ${typeLabel(record.callId)}` }
+  if (name === undefined) return { call, problem: `name must be a string, got ${typeLabel(record.name)}` }
+  return { call }
+}
+
+/** JSON.parse messages that mean the text ended early rather than being malformed (bug case B22). */
+function isTruncation(parseError: string, raw: string): boolean {
+  if (parseError.includes('Unexpected end of JSON input') || parseError.startsWith('Unterminated string')) return true
+  const at = /at position (\d+)/.exec(parseError)
+  return at !== null && Number(at[1]) >= raw.trimEnd().length
+}
+
+/** UTF-8 byte length without allocating for short strings. */
+function utf8Length(text: string): number {
+  return text.length < 4096 ? Buffer.byteLength(text, 'utf8') : Buffer.byteLength(text)
+}
+
+/**
+ * Stage 1 — prepare: resolve the tool, parse and snapshot the arguments, validate them, and
+ * check the caller's signal. Returns the state; `state.draft` is set when prepare failed.
+ */
+export function prepare(entry: unknown, index: number, run: RunContext): CallState {
+  const { call, problem } = normalizeEntry(entry, index)
+  const state: CallState = { index, call, parallel: false, reachedPolicy: false }
+  if (problem !== undefined) {
+    state.draft = fail('INVALID_ARGS', messages.malformedCall(index, problem))
+    return state
+  }
+  const found = run.host.lookup(call.name, run.scope, run.toolSet)
+  if (!('definition' in found)) {
+    state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, found.available))
+    return state
+  }
+  const hint = run.admit?.(call.name)
+  if (hint !== undefined) {
+    state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
+    return state
+  }
+  const definition = found.definition
+  state.definition = definition
+  state.finalize = definition.finalizeContent
+  const name = definition.name
+
+  // Parse.
+  let args: unknown
+  let parsed = false
+  const raw = call.arguments
+  if (typeof raw === 'string') {
+    const limit = run.host.config.maxArgumentBytes
+    if (raw.length > limit || (raw.length * 3 > limit && utf8Length(raw) > limit)) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, utf8Length(raw), limit))
+      return state
+    }
+    if (raw.trim() === '') args = EMPTY_OBJECT
+    else {
+      try {
+        args = JSON.parse(raw)
+        parsed = true
+      } catch (error) {
+        const problem = describeThrown(error)
+        state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(name, raw.length) : messages.argumentsNotJson(name, problem))
+        return state
+      }
+    }
+  } else args = raw
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(name, typeLabel(args)))
+    return state
+  }
+  // Lossless snapshot and deep freeze (a fresh JSON.parse result is frozen in place).
+  if (args !== EMPTY_OBJECT) {
+    const snap = snapshotJson(args, { copy: !parsed })
+    if (!snap.ok) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+      return state
+    }
+    args = snap.value
+  }
+
+  // Validate (and, when enabled, repair then re-validate).
+  if (definition.validateArguments !== false) {
+    const validate = getValidator(found.parameters)
+    let issues = validate(args)
+    if (issues.length > 0) {
+      const modes = run.host.config.repair
+      if (modes.jsonStrings === true || modes.numericStrings === true || modes.nullAsAbsent === true) {
+        const repaired = repairArguments(found.parameters, args as JsonValue, modes)
+        if (repaired.repairs.length > 0) {
+          issues = validate(repaired.value)
+          if (issues.length === 0) {
+            const snap = snapshotJson(repaired.value)
+            args = snap.ok ? snap.value : args
+            state.repairs = repaired.repairs
+          }
+        }
+      }
+      if (issues.length > 0) {
+        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(issues)))
+        return state
+      }
+    }
+  }
+
+  if (run.signal.aborted) {
+    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    return state
+  }
+
+  const frozenArgs = args as Readonly<JsonObject>
+  state.exec = new Execution(call, frozenArgs, definition, run)
+  try {
+    state.parallel = definition.isConcurrencySafe?.(frozenArgs) === true
+  } catch {
+    state.parallel = false
+  }
+  return state
+}
+
+/** Runs a koa-style chain where `next()` may be called once. */
+function runOnce<T>(listeners: readonly Listener[], args: readonly unknown[], inner: () => Promise<T>): Promise<T> {
+  const dispatch = async (i: number): Promise<T> => {
+    const listener = listeners[i]
+    if (listener === undefined) return inner()
+    let called = false
+    const next = (): Promise<T> => {
+      if (called) throw new Error('next() called multiple times')
+      called = true
+      return dispatch(i + 1)
+    }
+    return (await (listener as (...a: unknown[]) => T | Promise<T>)(...args, next)) as T
+  }
+  return dispatch(0)
+}
+
+/** Runs the `tools/execute` chain: `next()` may be called again once the previous attempt settled. */
+function runRepeatable(listeners: readonly Listener[], exec: ToolExecution, inner: () => Promise<JsonValue>): Promise<JsonValue> {
+  const dispatch = async (i: number): Promise<JsonValue> => {
+    const listener = listeners[i]
+    if (listener === undefined) return inner()
+    let running = false
+    const next = async (): Promise<JsonValue> => {
+      if (running) throw new Error('next() called while the previous attempt is still running')
+      running = true
+      try {
+        return await dispatch(i + 1)
+      } finally {
+        running = false
+      }
+    }
+    return (await (listener as (e: ToolExecution, n: () => Promise<JsonValue>) => JsonValue | Promise<JsonValue>)(exec, next))
+  }
+  return dispatch(0)
+}
+
+function isDecision(value: unknown): value is PolicyDecision {
+  if (value === null || typeof value !== 'object') return false
+  const d = value as { type?: unknown; reason?: unknown }
+  return d.type === 'allow' || (d.type === 'deny' && typeof d.reason === 'string') || (d.type === 'ask' && (d.reason === undefined || typeof d.reason === 'string'))
+}
+
+/**
+ * Stage 2 — policy: the `tools/pre-execute` waterfall (allow / deny / ask → approval), then the
+ * monotonic guards. Sets `state.draft` when the call must not dispatch. Never throws.
+ */
+export async function policy(state: CallState, run: RunContext): Promise<void> {
+  const exec = state.exec!
+  const name = exec.name
+  state.reachedPolicy = true
+  let decision: PolicyDecision
+  try {
+    const raw: unknown = run.hooks.pre.length === 0 ? ALLOW : await runOnce(run.hooks.pre, [exec], () => Promise.resolve(ALLOW))
+    if (!isDecision(raw)) throw new TypeError(`a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
+    decision = raw
+  } catch (error) {
+    state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'tools/pre-execute', describeThrown(error)), 'PolicyError')
+    return
+  }
+  if (decision.type === 'deny') {
+    state.draft = decision.info === undefined ? fail('TOOL_DENIED', messages.denied(name, decision.reason), 'PolicyDenied') : failFromInfo(messages.denied(name, decision.reason), decision.info)
+    return
+  }
+  if (run.signal.aborted) {
+    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    return
+  }
+  if (decision.type === 'ask') {
+    const approval = run.hooks.approval
+    if (approval === undefined) {
+      state.draft = fail('TOOL_DENIED', messages.askWithoutApproval(name, decision.reason), 'PolicyDenied')
+      return
+    }
+    try {
+      const answer = await approval.request(decision.reason === undefined ? { exec, signal: run.signal } : { exec, reason: decision.reason, signal: run.signal })
+      if (run.signal.aborted) {
+        state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+        return
+      }
+      if (answer?.type !== 'approve') {
+        const reason = answer?.type === 'reject' ? answer.reason : undefined
+        state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, reason), 'ApprovalRejected', reason)
+        return
+      }
+    } catch (error) {
+      if (run.signal.aborted) state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+      else state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'approval', describeThrown(error)), 'PolicyError')
+      return
+    }
+  }
+  for (const guard of run.hooks.guards) {
+    let verdict: unknown
+    try {
+      verdict = guard(exec)
+    } catch (error) {
+      state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'guard', describeThrown(error)), 'PolicyError')
+      return
+    }
+    if (typeof verdict === 'string') {
+      state.draft = fail('TOOL_DENIED', messages.denied(name, verdict), 'GuardDenied')
+      return
+    }
+  }
+  if (run.signal.aborted) state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'undefined'
+  if (value !== null && typeof value === 'object' && 'type' in value) return `{ type: ${JSON.stringify((value as { type: unknown }).type)} }`
+  return typeLabel(value)
+}
+
+function isContent(value: unknown): value is readonly ContentBlock[] {
+  if (!Array.isArray(value)) return false
+  for (const block of value) {
+    if (block === null || typeof block !== 'object') return false
+    const b = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown }
+    if (b.type === 'text') {
+      if (typeof b.text !== 'string') return false
+    } else if (b.type === 'image') {
+      if (typeof b.data !== 'string' || typeof b.mimeType !== 'string') return false
+    } else return false
+  }
+  return true
+}
+
+function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
+  return Object.isFrozen(content) && content.every((b) => Object.isFrozen(b)) ? content : Object.freeze(content.map((b) => Object.freeze({ ...b })))
+}
+
+function isUnconstrained(schema: unknown): boolean {
+  if (schema === true) return true
+  if (schema === null || typeof schema !== 'object') return false
+  for (const key in schema) if (key !== 'description' && key !== 'title' && key !== '$schema') return false
+  return true
+}
+
+/** Validates, freezes and renders a canonical value. Returns a success or failure draft. */
+function settleValue(state: CallState, exec: Execution, value: unknown, run: RunContext): Draft {
+  const definition = exec.definition
+  const name = definition.name
+  const snap = snapshotJson(value)
+  if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+  const frozen = snap.value
+  if (!isUnconstrained(definition.output.schema)) {
+    const issues = getValidator(definition.output.schema)(frozen)
+    if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+  }
+  let content: unknown
+  try {
+    content = definition.projectContent?.(exec.arguments, frozen, exec) ?? definition.output.render(exec.arguments, frozen)
+  } catch (error) {
+    return fail('TOOL_FAILED', messages.renderFailed(name, describeThrown(error)))
+  }
+  if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
+  return { isError: false, value: frozen, content: freezeContent(capContent(content, run.host.config.contentLimits)) }
+}
+
+/**
+ * Stage 3 — dispatch: the `tools/execute` waterfall around the body, then output validation and
+ * rendering. The caller's signal is re-fused before the body. Never throws.
+ */
+export async function dispatch(state: CallState, run: RunContext): Promise<void> {
+  const exec = state.exec!
+  const caller = run.signal
+  if (caller.aborted) {
+    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    return
+  }
+  let bodyStarted = false
+  const body = async (): Promise<JsonValue> => {
+    if (caller.aborted) throw bodyStarted ? (caller.reason as unknown) : new AbortedBeforeBody()
+    const current = exec.signal
+    const signal = current === caller ? caller : AbortSignal.any([current, caller])
+    bodyStarted = true
+    const view: ToolExecution = signal === current ? exec : withSignal(exec, signal)
+    return (await exec.definition.execute(exec.arguments, view)) as JsonValue
+  }
+  let value: JsonValue
+  exec.writable = true
+  try {
+    value = run.hooks.execute.length === 0 ? await body() : await runRepeatable(run.hooks.execute, exec, body)
+  } catch (error) {
+    exec.writable = false
+    if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
+      state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    } else if (caller.aborted && isAbortLike(error, caller)) {
+      state.draft = fail('ABORTED', messages.aborted())
+    } else if (isAbortLike(error, undefined)) {
+      // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash (B17).
+      state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
+    } else {
+      state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
+    }
+    return
+  }
+  exec.writable = false
+  if (caller.aborted) {
+    // Nothing a body returns after the abort reaches the model.
+    state.draft = fail(bodyStarted ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH', bodyStarted ? messages.aborted() : messages.abortedBeforeDispatch())
+    return
+  }
+  state.draft = settleValue(state, exec, value, run)
+}
+
+class AbortedBeforeBody extends Error {}
+
+/** A read-only view of `exec` with another signal, for the body. */
+function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
+  return Object.freeze({
+    callId: exec.callId,
+    token: exec.token,
+    name: exec.name,
+    arguments: exec.arguments,
+    rawArguments: exec.rawArguments,
+    definition: exec.definition,
+    scope: exec.scope,
+    signal,
+    ...(exec.agent === undefined ? {} : { agent: exec.agent }),
+    ...(exec.log === undefined ? {} : { log: exec.log }),
+    ...(exec.parent === undefined ? {} : { parent: exec.parent }),
+  })
+}
+
+function toDraftResult(draft: Draft): DraftResult {
+  return draft.isError
+    ? { isError: true, error: draft.failure, content: draft.content }
+    : { isError: false, value: draft.value, content: draft.content }
+}
+
+function isPostDecision(value: unknown): value is PostDecision {
+  if (value === null || typeof value !== 'object') return false
+  const d = value as { type?: unknown; feedback?: unknown }
+  return d.type === 'accept' || (d.type === 'block' && typeof d.feedback === 'string')
+}
+
+/**
+ * Stage 4 — post-execute: the `tools/post-execute` waterfall for every call that reached
+ * stage 2 (denials included). Accept may replace content or value (never both); block turns
+ * the outcome into a valueless `TOOL_BLOCKED` failure. Never throws.
+ */
+export async function postExecute(state: CallState, run: RunContext): Promise<void> {
+  if (!state.reachedPolicy || run.hooks.post.length === 0) return
+  const exec = state.exec!
+  const draft = state.draft!
+  const name = exec.name
+  let decision: PostDecision
+  try {
+    const raw: unknown = await runOnce(run.hooks.post, [exec, toDraftResult(draft)], () => Promise.resolve(ACCEPT))
+    if (!isPostDecision(raw)) throw new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)
+    decision = raw
+  } catch (error) {
+    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', describeThrown(error)), 'PolicyError')
+    return
+  }
+  if (decision.type === 'block') {
+    state.draft = decision.info === undefined ? fail('TOOL_BLOCKED', messages.blocked(name, decision.feedback), 'PolicyBlocked') : failFromInfo(messages.blocked(name, decision.feedback), decision.info)
+    return
+  }
+  const { content, value, contexts } = decision
+  if (content !== undefined && value !== undefined) {
+    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'a decision may replace content or value, not both'), 'PolicyError')
+    return
+  }
+  let next: Draft = draft
+  if (value !== undefined) {
+    if (draft.isError) {
+      state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'a failed call has no value to replace'), 'PolicyError')
+      return
+    }
+    next = settleValue(state, exec, value, run)
+  } else if (content !== undefined) {
+    if (!isContent(content)) {
+      state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'replacement content must be an array of text or image blocks'), 'PolicyError')
+      return
+    }
+    next = { ...draft, content: freezeContent(content) }
+  }
+  if (contexts !== undefined && contexts.length > 0) next = { ...next, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts.map((c) => Object.freeze({ source: c.source, content: freezeContent(c.content) }))]) }
+  state.draft = next
+}
+
+/** Appends contexts to a call's draft (PTC image deferral). */
+export function attachContexts(state: CallState, contexts: readonly ResultContext[]): void {
+  const draft = state.draft
+  if (draft === undefined || contexts.length === 0) return
+  state.draft = { ...draft, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts]) }
+}
+
+/**
+ * Stage 5 — finalize: the snapshotted `finalizeContent` exactly once, then the frozen result.
+ * A throwing finalizer turns the outcome into a `TOOL_FAILED` failure (not finalized again).
+ */
+export function finalize(state: CallState): ToolResult {
+  let draft = state.draft!
+  const finalizeContent = state.finalize
+  if (finalizeContent !== undefined) {
+    try {
+      const content = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
+      if (!isContent(content)) throw new TypeError('finalizeContent must return an array of text or image blocks')
+      draft = { ...draft, content: freezeContent(content) }
+    } catch (error) {
+      draft = fail('TOOL_FAILED', messages.renderFailed(state.call.name, `finalizeContent threw: ${describeThrown(error)}`))
+    }
+  }
+  const meta = resultMeta(state, draft)
+  const base = { callId: state.call.callId, content: draft.content }
+  const result: ToolResult = draft.isError
+    ? { ...base, isError: true, error: Object.freeze({ message: draft.failure.message, info: Object.freeze({ ...draft.failure.info }) }) }
+    : { ...base, isError: false, value: draft.value }
+  const withExtras = { ...result, ...(draft.contexts === undefined ? {} : { contexts: draft.contexts }), ...(meta === undefined ? {} : { meta }) }
+  return Object.freeze(withExtras) as ToolResult
+}
+
+function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined {
+  const definition = state.definition
+  if (definition === undefined) return undefined
+  let presentation: JsonValue | undefined
+  if (!draft.isError && definition.output.presentationMeta !== undefined && state.exec !== undefined) {
+    try {
+      const p = definition.output.presentationMeta(state.exec.arguments, draft.value)
+      if (p !== undefined) {
+        const snap = snapshotJson(p)
+        if (snap.ok) presentation = snap.value
+      }
+    } catch {
+      presentation = undefined
+    }
+  }
+  return Object.freeze({
+    toolName: definition.name,
+    ...(presentation === undefined ? {} : { presentation }),
+    ...(state.repairs === undefined ? {} : { repairs: state.repairs }),
+  })
+}
+
+/** Stage 6 — observe: `tools/result` listeners (each throw contained) and the session log. */
+export function observe(state: CallState, result: ToolResult, run: RunContext): void {
+  if (run.hooks.result.length > 0) {
+    const event: ToolResultEvent = state.exec === undefined ? { call: state.call, scope: run.scope } : { call: state.call, scope: run.scope, exec: state.exec }
+    for (const listener of run.hooks.result) {
+      try {
+        ;(listener as (r: ToolResult, e: ToolResultEvent) => void)(result, event)
+      } catch (error) {
+        run.host.report('tools/result', error)
+      }
+    }
+  }
+  if (run.log !== undefined && run.parent === undefined) {
+    try {
+      run.log.append({
+        type: 'tool/result',
+        callId: result.callId,
+        name: state.call.name,
+        isError: result.isError,
+        content: result.content,
+        ...(result.isError ? { error: result.error } : {}),
+        ...(result.meta?.presentation === undefined ? {} : { presentation: result.meta.presentation }),
+      })
+    } catch (error) {
+      run.host.report('session log', error)
+    }
+  }
+}
+
+/** The result of a call whose stages hit a defect (never expected; reported by the runner). */
+export function internalFailure(state: CallState, error: unknown): ToolResult {
+  const message = `Tool "${state.call.name}" failed inside the pipeline: ${describeThrown(error)}`
+  return Object.freeze({ callId: state.call.callId, isError: true, error: Object.freeze({ message, info: Object.freeze({ name: 'InternalError', code: 'TOOL_FAILED' }) }), content: errorContent(message) })
+}

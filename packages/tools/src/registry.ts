@@ -1,0 +1,648 @@
+/**
+ * The scoped tool registry service at `ctx.tools` (seed 000 "Use this package"; ARCHITECTURE
+ * §3, §4.2). Every method that takes no explicit scope acts on the scope of the context it is
+ * called through, and everything it creates is disposed with that context's fiber.
+ */
+import { Context, Service } from 'cordis'
+import type {
+  ActivationInput,
+  Agent,
+  AnyToolDefinition,
+  ApprovalService,
+  JsonSchemaNode,
+  ModelSelection,
+  Scope,
+  ToolCondition,
+  ToolGuard,
+  ToolResult,
+  ToolSchema,
+} from './contracts'
+import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from './executor'
+import type { ToolChange, ToolEvents } from './events'
+import { NoExecutorError, ToolActivationError, ToolRegistrationError } from './errors'
+import { checkSchema } from './json-schema'
+import { deepFreeze } from './json'
+import { createRunner } from './batch'
+import { isWithin, scopeChain, scopeOf } from './scope'
+import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
+import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
+import type { RepairModes } from './repair'
+import './events'
+
+/** Registry configuration (the plugin's config). */
+export interface ToolRegistryConfig {
+  /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */
+  readonly maxArgumentBytes?: number
+  /** Opt-in schema-guided argument repair (bug cases B07, B11, B12). All off by default. */
+  readonly repair?: RepairModes
+  /** Model-facing content caps (bug case B18). Default 25,000 characters and 1,000 lines; `0` disables one. */
+  readonly contentLimits?: Partial<ContentLimits>
+}
+
+/**
+ * An allow or deny mask over inherited tools, or a predicate (ARCHITECTURE §3). Masks of a
+ * scope and its ancestors intersect; a scope's own registrations are exempt from its masks.
+ */
+export type ToolFilter =
+  | { readonly allow: readonly string[] }
+  | { readonly deny: readonly string[] }
+  | ((name: string, definition: AnyToolDefinition) => boolean)
+
+/** Options of {@link ToolRegistry.register}. */
+export interface RegisterOptions {
+  /** A conditional tool's predicate, evaluated once per model step inside `resolve`. */
+  readonly when?: ToolCondition
+}
+
+/** Input of {@link ToolRegistry.resolve}. */
+export interface ResolveInput {
+  readonly agent?: Agent
+  readonly modelSelection?: ModelSelection
+  readonly signal?: AbortSignal
+}
+
+/** Where an inspection looks: a scope, an agent (its scope), a scope's context, or the caller's scope when absent. */
+export type ScopeRef = Scope | Agent | Context | undefined
+
+/** A disposer returned by effect-owned registry methods; awaitable. */
+export type Disposer = () => Promise<void>
+
+interface Registration {
+  readonly definition: AnyToolDefinition
+  readonly schema: ToolSchema
+  readonly scope: Scope
+  readonly when: ToolCondition | undefined
+  readonly owner: string
+  readonly seq: number
+}
+
+type Mask = (name: string, definition: AnyToolDefinition) => boolean
+
+interface Layer {
+  readonly byName: Map<string, Registration>
+  readonly masks: Mask[]
+  readonly guards: ToolGuard[]
+  readonly executors: ToolExecutor[]
+  readonly approvals: ApprovalService[]
+}
+
+interface Visible {
+  readonly version: number
+  readonly list: readonly Registration[]
+  readonly byName: ReadonlyMap<string, Registration>
+}
+
+const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
+/** Names the registry refuses: the PTC executor's own tool. */
+export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze(['run_code'])
+/** The platform's timer limit in ms (setTimeout clamps above it). */
+export const MAX_TIMER_MS = 2_147_483_647
+
+function isAgent(ref: ScopeRef): ref is Agent {
+  return ref !== undefined && !Context.is(ref) && 'scope' in ref
+}
+
+function maskOf(filter: ToolFilter): Mask {
+  if (typeof filter === 'function') return filter
+  if (filter !== null && typeof filter === 'object') {
+    if ('allow' in filter && Array.isArray(filter.allow)) {
+      const allow = new Set(filter.allow)
+      return (name) => allow.has(name)
+    }
+    if ('deny' in filter && Array.isArray(filter.deny)) {
+      const deny = new Set(filter.deny)
+      return (name) => !deny.has(name)
+    }
+  }
+  throw new ToolRegistrationError('restrict() takes { allow: string[] }, { deny: string[] } or a predicate (name, definition) => boolean')
+}
+
+function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig {
+  const maxArgumentBytes = config?.maxArgumentBytes ?? 1_048_576
+  if (!Number.isInteger(maxArgumentBytes) || maxArgumentBytes < 2) {
+    throw new RangeError(`tools config: maxArgumentBytes must be an integer of at least 2 bytes, got ${String(maxArgumentBytes)}`)
+  }
+  const limits = { ...DEFAULT_CONTENT_LIMITS, ...config?.contentLimits }
+  for (const key of ['maxChars', 'maxLines'] as const) {
+    const v = limits[key]
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`tools config: contentLimits.${key} must be a non-negative integer (0 disables it), got ${String(v)}`)
+  }
+  const repair = { ...config?.repair }
+  for (const [key, v] of Object.entries(repair)) {
+    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${String(v)}`)
+  }
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits) })
+}
+
+const NEVER_ABORTED = new AbortController().signal
+
+/**
+ * The tool registry (`ctx.tools`). Mount it with `ctx.plugin(ToolRegistry, config?)`.
+ *
+ * Errors: registration-time problems throw {@link ToolRegistrationError} (naming the tool and
+ * the JSON pointer); `resolve` rejects with {@link ToolActivationError}
+ * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
+ * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
+ * failures never reject: they are results.
+ */
+export class ToolRegistry extends Service {
+  /** The root context the service was created on (the tracked `ctx` is the caller's). */
+  protected readonly _root: Context
+  protected readonly _layers = new Map<Scope, Layer>()
+  protected readonly _visible = new WeakMap<Scope, Visible>()
+  protected _version = 0
+  protected _seq = 0
+  protected readonly _config: PipelineConfig
+  protected readonly _host: PipelineHost
+  /** The shared pipeline handed to executors. */
+  readonly pipeline: ToolPipeline
+
+  constructor(ctx: Context, config?: ToolRegistryConfig) {
+    super(ctx, 'tools')
+    this._root = ctx
+    this._config = validateConfig(config)
+    const self = this
+    this._host = {
+      config: this._config,
+      lookup: (name, scope, toolSet) => self._lookup(name, scope, toolSet),
+      hooks: (scope) => self._hooks(scope),
+      report: (stage, error) => {
+        try {
+          self._root.logger('tools').warn(`${stage} failed: %s`, error instanceof Error ? error.stack ?? error.message : String(error))
+        } catch {
+          // Reporting must never disturb a batch.
+        }
+      },
+    }
+    this.pipeline = Object.freeze({
+      runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit'] }) => self._runBatch(batch, options),
+      createRunner: (options: RunnerOptions): CallRunner => createRunner(self._host, options),
+    })
+  }
+
+  /** The pipeline configuration in force (validated, frozen). */
+  get config(): PipelineConfig {
+    return this._config
+  }
+
+  // ---------------------------------------------------------------- layers and visibility
+
+  protected _layer(scope: Scope): Layer {
+    let layer = this._layers.get(scope)
+    if (layer === undefined) {
+      layer = { byName: new Map(), masks: [], guards: [], executors: [], approvals: [] }
+      this._layers.set(scope, layer)
+    }
+    return layer
+  }
+
+  protected _scope(ref?: ScopeRef): Scope {
+    if (ref === undefined) return scopeOf(this.ctx)
+    if (Context.is(ref)) return scopeOf(ref)
+    return isAgent(ref) ? ref.scope : ref
+  }
+
+  /** The registrations `scope` sees, nearest layer first on a clash, in registration order. Cached per version. */
+  protected _visibleFor(scope: Scope): Visible {
+    const cached = this._visible.get(scope)
+    if (cached !== undefined && cached.version === this._version) return cached
+    const chain = scopeChain(scope)
+    const byName = new Map<string, Registration>()
+    const masksBelow: Mask[] = []
+    for (const s of chain) {
+      const layer = this._layers.get(s)
+      if (layer !== undefined) {
+        for (const reg of layer.byName.values()) {
+          if (byName.has(reg.definition.name)) continue
+          let admitted = true
+          for (const mask of masksBelow) {
+            if (!mask(reg.definition.name, reg.definition)) {
+              admitted = false
+              break
+            }
+          }
+          if (admitted) byName.set(reg.definition.name, reg)
+        }
+        masksBelow.push(...layer.masks)
+      }
+    }
+    const list = [...byName.values()].sort((a, b) => a.seq - b.seq)
+    const visible: Visible = { version: this._version, list, byName }
+    this._visible.set(scope, visible)
+    return visible
+  }
+
+  protected _emitChange(change: ToolChange): void {
+    this._root.emit('tools/change', change)
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  /**
+   * Registers a tool in the caller's scope; disposed with the caller's fiber.
+   *
+   * @throws ToolRegistrationError for an invalid name or reserved name, a duplicate name in
+   *   the same scope (naming both owners — bug case B14), a schema ajv cannot accept (with the
+   *   JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
+   *   `tools/change` listener (the registration is rolled back).
+   */
+  register(definition: AnyToolDefinition, options?: RegisterOptions): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const schema = this._validateDefinition(definition)
+    const when = options?.when
+    if (when !== undefined && typeof when !== 'function') throw new ToolRegistrationError(`Cannot register tool "${definition.name}": options.when must be a function`, { toolName: definition.name })
+    const owner = fiberName(ctx)
+    const name = definition.name
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      const existing = layer.byName.get(name)
+      if (existing !== undefined) {
+        throw new ToolRegistrationError(
+          `Cannot register tool "${name}" in scope "${scope.id}": a tool of that name is already registered there by ${existing.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
+          { toolName: name },
+        )
+      }
+      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++ }
+      layer.byName.set(name, reg)
+      this._version++
+      try {
+        this._emitChange({ type: 'register', scope, name })
+      } catch (error) {
+        layer.byName.delete(name)
+        this._version++
+        throw error
+      }
+      return () => {
+        if (layer.byName.get(name) !== reg) return
+        layer.byName.delete(name)
+        this._version++
+        try {
+          this._emitChange({ type: 'unregister', scope, name })
+        } catch (error) {
+          this._host.report('tools/change', error)
+        }
+      }
+    }, `ctx.tools.register(${JSON.stringify(name)})`) as Disposer
+  }
+
+  protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
+    if (definition === null || typeof definition !== 'object') throw new ToolRegistrationError(`Cannot register a tool: expected a definition object, got ${definition === null ? 'null' : typeof definition}`)
+    const name: unknown = definition.name
+    if (typeof name !== 'string' || !NAME_RULE.test(name)) {
+      throw new ToolRegistrationError(
+        `Cannot register tool ${JSON.stringify(name)}: a tool name must be 1–128 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or "_"`,
+        typeof name === 'string' ? { toolName: name, pointer: '/name' } : { pointer: '/name' },
+      )
+    }
+    const fail = (pointer: string, problem: string): never => {
+      throw new ToolRegistrationError(`Cannot register tool "${name}": ${pointer} ${problem}`, { toolName: name, pointer })
+    }
+    if (RESERVED_TOOL_NAMES.includes(name)) fail('/name', `"${name}" is reserved for the PTC executor`)
+    if (typeof definition.description !== 'string') fail('/description', 'must be a string')
+    if (typeof definition.execute !== 'function') fail('/execute', 'must be a function')
+    const parameters = definition.parameters
+    const paramProblem = checkSchema(parameters)
+    if (paramProblem !== undefined) fail(`/parameters${paramProblem.pointer}`, paramProblem.message)
+    if (typeof parameters === 'object' && parameters !== null) {
+      const type = (parameters as { type?: unknown }).type
+      if (type !== undefined && type !== 'object' && !(Array.isArray(type) && type.includes('object'))) fail('/parameters/type', `must be "object" (tool arguments are a JSON object), got ${JSON.stringify(type)}`)
+    } else if (parameters === false) fail('/parameters', 'is `false`, which admits no arguments at all')
+    const output = definition.output as unknown
+    if (output === null || typeof output !== 'object') fail('/output', 'is missing: declare { schema, render } for the canonical value')
+    const { schema: outSchema, render } = output as { schema?: unknown; render?: unknown }
+    if (outSchema === undefined) fail('/output/schema', 'is missing')
+    const outProblem = checkSchema(outSchema as JsonSchemaNode)
+    if (outProblem !== undefined) fail(`/output/schema${outProblem.pointer}`, outProblem.message)
+    if (typeof render !== 'function') fail('/output/render', 'must be a function (args, value) => ContentBlock[]')
+    const timeoutMs = definition.timeoutMs
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS)) {
+      fail('/timeoutMs', `must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`)
+    }
+    for (const key of ['isConcurrencySafe', 'presentCall', 'presentResult', 'finalizeContent', 'projectContent'] as const) {
+      const fn = definition[key]
+      if (fn !== undefined && typeof fn !== 'function') fail(`/${key}`, 'must be a function')
+    }
+    const projected: ToolSchema = {
+      name,
+      description: definition.description,
+      parameters: typeof parameters === 'object' ? deepFreeze(structuredClone(parameters)) : parameters,
+      ...(definition.deferLoading === true ? { deferLoading: true as const } : {}),
+    }
+    return Object.freeze(projected)
+  }
+
+  /**
+   * Masks the tools the caller's scope inherits (ARCHITECTURE §3). Lifted when disposed.
+   *
+   * @throws ToolRegistrationError for a malformed filter or a throwing `tools/change` listener (rolled back).
+   */
+  restrict(filter: ToolFilter): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const mask = maskOf(filter)
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      layer.masks.push(mask)
+      this._version++
+      try {
+        this._emitChange({ type: 'restrict', scope })
+      } catch (error) {
+        layer.masks.splice(layer.masks.indexOf(mask), 1)
+        this._version++
+        throw error
+      }
+      return () => {
+        const i = layer.masks.indexOf(mask)
+        if (i === -1) return
+        layer.masks.splice(i, 1)
+        this._version++
+        try {
+          this._emitChange({ type: 'unrestrict', scope })
+        } catch (error) {
+          this._host.report('tools/change', error)
+        }
+      }
+    }, 'ctx.tools.restrict()') as Disposer
+  }
+
+  /**
+   * Registers a monotonic synchronous guard for calls in the caller's scope and below. It runs
+   * after `tools/pre-execute`; a returned string denies (`TOOL_DENIED`) and nothing later can
+   * re-allow. A throwing guard denies too (fail closed).
+   */
+  guard(guard: ToolGuard): Disposer {
+    if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function (exec) => string | undefined')
+    return this._push(this.ctx, 'guards', guard, 'ctx.tools.guard()')
+  }
+
+  /** Provides the approval service consulted for `ask` decisions in the caller's scope and below (nearest wins). */
+  approval(service: ApprovalService): Disposer {
+    if (service === null || typeof service !== 'object' || typeof service.request !== 'function') throw new ToolRegistrationError('approval() takes an object with request(request) => Promise<ApprovalDecision>')
+    return this._push(this.ctx, 'approvals', service, 'ctx.tools.approval()')
+  }
+
+  /**
+   * Mounts an executor in the caller's scope (seed 000 "Select an executor"). The nearest
+   * scope's executor serves a batch; mounting does not emit `tools/change`.
+   *
+   * @throws ToolRegistrationError when the scope already has an executor.
+   */
+  mount(executor: ToolExecutor): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    if (executor === null || typeof executor !== 'object' || typeof executor.describe !== 'function' || typeof executor.execute !== 'function') {
+      throw new ToolRegistrationError('mount() takes an executor { name, describe(input), execute(batch) }')
+    }
+    const existing = this._layers.get(scope)?.executors[0]
+    if (existing !== undefined) throw new ToolRegistrationError(`Cannot mount executor "${executor.name}" in scope "${scope.id}": executor "${existing.name}" is already mounted there`)
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      if (layer.executors.length > 0) throw new ToolRegistrationError(`Cannot mount executor "${executor.name}" in scope "${scope.id}": executor "${layer.executors[0]!.name}" is already mounted there`)
+      layer.executors.push(executor)
+      return async () => {
+        const i = layer.executors.indexOf(executor)
+        if (i !== -1) layer.executors.splice(i, 1)
+        await executor.dispose?.()
+      }
+    }, `ctx.tools.mount(${JSON.stringify(executor.name)})`) as Disposer
+  }
+
+  protected _push<K extends 'guards' | 'approvals'>(ctx: Context, key: K, item: Layer[K][number], label: string): Disposer {
+    const scope = scopeOf(ctx)
+    return ctx.effect(() => {
+      const list = this._layer(scope)[key] as unknown[]
+      list.push(item)
+      return () => {
+        const i = list.indexOf(item)
+        if (i !== -1) list.splice(i, 1)
+      }
+    }, label) as Disposer
+  }
+
+  /** The executor serving `scope` (nearest mount), if any. */
+  executor(scope?: ScopeRef): ToolExecutor | undefined {
+    for (const s of scopeChain(this._scope(scope))) {
+      const e = this._layers.get(s)?.executors[0]
+      if (e !== undefined) return e
+    }
+    return undefined
+  }
+
+  // ---------------------------------------------------------------- resolution and inspection
+
+  /**
+   * Resolves the step's admitted tool set (seed 000 "Conditional tools"): each visible
+   * conditional tool's `when` runs once, concurrently, with `{ agent, modelSelection, signal }`.
+   *
+   * @throws ToolActivationError (`TOOL_ACTIVATION_FAILED`) when a condition throws; the
+   *   signal's reason when it is aborted.
+   */
+  async resolve(input: ResolveInput = {}): Promise<ResolvedToolSet> {
+    const scope = input.agent?.scope ?? scopeOf(this.ctx)
+    const signal = input.signal ?? NEVER_ABORTED
+    if (signal.aborted) throw signal.reason
+    const visible = this._visibleFor(scope)
+    const activation: ActivationInput = { signal, ...(input.agent === undefined ? {} : { agent: input.agent }), ...(input.modelSelection === undefined ? {} : { modelSelection: input.modelSelection }) }
+    const conditional = visible.list.filter((r) => r.when !== undefined)
+    const verdicts = await Promise.all(
+      conditional.map(async (reg) => {
+        try {
+          return { reg, ok: (await reg.when!(activation)) === true }
+        } catch (error) {
+          return { reg, error }
+        }
+      }),
+    )
+    if (signal.aborted) throw signal.reason
+    const rejected = new Set<Registration>()
+    for (const v of verdicts) {
+      if ('error' in v) throw new ToolActivationError(v.reg.definition.name, v.error)
+      if (!v.ok) rejected.add(v.reg)
+    }
+    const pinned = new Map<string, Registration>()
+    for (const reg of visible.list) if (!rejected.has(reg)) pinned.set(reg.definition.name, reg)
+    return new ToolSet(this, scope, pinned, input)
+  }
+
+  /** @internal Whether `reg` is still the registration `scope` sees under its name. */
+  _isCurrent(scope: Scope, reg: Registration): boolean {
+    return this._visibleFor(scope).byName.get(reg.definition.name) === reg
+  }
+
+  protected _admitted(scope: Scope, toolSet: ResolvedToolSet | undefined, includeConditional: boolean): Registration[] {
+    if (toolSet !== undefined) {
+      const set = toolSet as ToolSet
+      if (set.disposed) return []
+      const current = this._visibleFor(scope).byName
+      return [...set.pinned.values()].filter((reg) => current.get(reg.definition.name) === reg)
+    }
+    const list = this._visibleFor(scope).list
+    return includeConditional ? [...list] : list.filter((r) => r.when === undefined)
+  }
+
+  /** The definition `name` resolves to as `scope` sees it (without a set: registered, conditions not evaluated). */
+  get(name: string, scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition | undefined {
+    const s = this._scope(scope)
+    if (toolSet !== undefined) return this._admitted(s, toolSet, true).find((r) => r.definition.name === name)?.definition
+    return this._visibleFor(s).byName.get(name)?.definition
+  }
+
+  /** Visible definitions in prompt order (registration order). */
+  definitions(scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition[] {
+    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.definition)
+  }
+
+  /** Model-facing projections `{ name, description, parameters, deferLoading? }` (frozen), in prompt order. */
+  schemas(scope?: ScopeRef, toolSet?: ResolvedToolSet): ToolSchema[] {
+    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.schema)
+  }
+
+  /** The execution lookup: applies the set; without one, conditional tools are not executable. */
+  executable(name: string, scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition | undefined {
+    const s = this._scope(scope)
+    const found = this._lookup(name, s, toolSet)
+    return 'definition' in found ? found.definition : undefined
+  }
+
+  protected _lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { definition: AnyToolDefinition; parameters: JsonSchemaNode } | { available: readonly string[] } {
+    const current = this._visibleFor(scope).byName.get(name)
+    if (toolSet !== undefined) {
+      const set = toolSet as ToolSet
+      const pinned = set.disposed ? undefined : set.pinned.get(name)
+      if (pinned !== undefined && pinned === current) return { definition: pinned.definition, parameters: pinned.schema.parameters }
+    } else if (current !== undefined && current.when === undefined) {
+      return { definition: current.definition, parameters: current.schema.parameters }
+    }
+    return { available: this._admitted(scope, toolSet, false).map((r) => r.definition.name) }
+  }
+
+  protected _hooks(scope: Scope): StageHooks {
+    const hooks = this._root.events._hooks
+    const pick = (name: keyof ToolEvents): Listener[] => {
+      const list = hooks[name]
+      if (list === undefined || list.length === 0) return []
+      const out: Listener[] = []
+      for (const hook of list) if (isWithin(scope, scopeOf(hook.ctx))) out.push(hook.callback as Listener)
+      return out
+    }
+    const guards: ToolGuard[] = []
+    let approval: ApprovalService | undefined
+    const chain = scopeChain(scope)
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const layer = this._layers.get(chain[i]!)
+      if (layer === undefined) continue
+      guards.push(...layer.guards)
+      if (layer.approvals.length > 0) approval = layer.approvals[layer.approvals.length - 1]
+    }
+    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), guards, approval }
+  }
+
+  // ---------------------------------------------------------------- describe and execute
+
+  /**
+   * What the nearest executor shows the model for the scope and set: tool schemas plus prompt
+   * sections (seed 000 "Select an executor").
+   *
+   * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted.
+   */
+  describe(options: { readonly agent?: Agent; readonly scope?: Scope; readonly toolSet?: ResolvedToolSet } = {}): ExecutorDescription {
+    const scope = options.agent?.scope ?? options.scope ?? options.toolSet?.scope ?? scopeOf(this.ctx)
+    const executor = this.executor(scope)
+    if (executor === undefined) throw new NoExecutorError(scope.id)
+    const admitted = this._admitted(scope, options.toolSet, options.toolSet !== undefined)
+    return executor.describe({
+      scope,
+      ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+      definitions: admitted.map((r) => r.definition),
+      schemas: admitted.map((r) => r.schema),
+    })
+  }
+
+  /**
+   * Executes a complete raw batch through the nearest executor (ARCHITECTURE §4.3): one frozen
+   * result per call, in call order. Never rejects for tool, policy or argument failures.
+   *
+   * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;
+   *   TypeError when `batch.calls` is not an array.
+   */
+  async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
+    if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
+    const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
+    const executor = this.executor(scope)
+    if (executor === undefined) throw new NoExecutorError(scope.id)
+    const log = batch.log ?? batch.agent?.log
+    const input: ExecutorBatch = {
+      calls: batch.calls,
+      scope,
+      signal: batch.signal ?? new AbortController().signal,
+      pipeline: this.pipeline,
+      ...(batch.agent === undefined ? {} : { agent: batch.agent }),
+      ...(log === undefined ? {} : { log }),
+      ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+    }
+    const results = await executor.execute(input)
+    return Object.isFrozen(results) ? results : Object.freeze([...results])
+  }
+
+  protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit'] }): Promise<readonly ToolResult[]> {
+    const runner = createRunner(this._host, {
+      scope: batch.scope,
+      signal: batch.signal,
+      ...(batch.agent === undefined ? {} : { agent: batch.agent }),
+      ...(batch.log === undefined ? {} : { log: batch.log }),
+      ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+      ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
+      ...(options?.admit === undefined ? {} : { admit: options.admit }),
+    })
+    const pending = new Array<Promise<ToolResult>>(batch.calls.length)
+    for (let i = 0; i < batch.calls.length; i++) pending[i] = runner.submit(batch.calls[i]!)
+    return Object.freeze(await Promise.all(pending))
+  }
+}
+
+/** A resolved tool set (see {@link ResolvedToolSet}). */
+class ToolSet implements ResolvedToolSet {
+  disposed = false
+  readonly agent?: Agent
+  readonly modelSelection?: ModelSelection
+
+  constructor(
+    private readonly registry: ToolRegistry,
+    readonly scope: Scope,
+    readonly pinned: Map<string, Registration>,
+    input: ResolveInput,
+  ) {
+    if (input.agent !== undefined) this.agent = input.agent
+    if (input.modelSelection !== undefined) this.modelSelection = input.modelSelection
+  }
+
+  get definitions(): readonly AnyToolDefinition[] {
+    if (this.disposed) return []
+    return [...this.pinned.values()].filter((r) => this.registry._isCurrent(this.scope, r)).map((r) => r.definition)
+  }
+
+  has(name: string): boolean {
+    const reg = this.disposed ? undefined : this.pinned.get(name)
+    return reg !== undefined && this.registry._isCurrent(this.scope, reg)
+  }
+
+  dispose(): void {
+    this.disposed = true
+  }
+}
+
+function fiberName(ctx: Context): string {
+  try {
+    const name = ctx.fiber?.name
+    return typeof name === 'string' && name !== '' ? `plugin "${name}"` : 'the root context'
+  } catch {
+    return 'an unnamed plugin'
+  }
+}
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolRegistry
+  }
+}
