@@ -7,7 +7,7 @@ import '@deepseek-ai/dsh-tools'
 import { createNativeExecutor, resolveNativeConfig, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
-// PENDING-H2 export * from './providers'
+export * from './providers'
 
 /**
  * The cordis plugin: mounts a native executor in the scope of the context it is loaded on.

@@ -1,1 +1,34 @@
-export {}
+/**
+ * `@deepseek-ai/dsh-tool-executor-ptc` — programmatic tool calling: one `run_code` tool, a
+ * generated TypeScript SDK, and programs run in a QuickJS WebAssembly sandbox (seed 000 "PTC
+ * mode"; ARCHITECTURE §6).
+ */
+import type { Context } from 'cordis'
+import '@deepseek-ai/dsh-tools'
+import { createPtcExecutor, type PtcExecutorConfig } from './executor'
+
+export * from './executor'
+export * from './bridge'
+export * from './runtime/types'
+export * from './runtime/quickjs'
+export * from './limits'
+export * from './sdk'
+export * from './render'
+export * from './strip'
+
+/**
+ * The cordis plugin: mounts a PTC executor in the scope of the context it is loaded on.
+ * Plugin start fails with a `RangeError` for an invalid config and a `ToolRegistrationError`
+ * when that scope already has an executor.
+ *
+ * @example ctx.plugin(PtcExecutor, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } })
+ */
+export const PtcExecutor = {
+  name: 'dsh-tool-executor-ptc',
+  inject: ['tools'],
+  apply(ctx: Context, config?: PtcExecutorConfig): void {
+    ctx.tools.mount(createPtcExecutor(config))
+  },
+}
+
+export default PtcExecutor

@@ -213,7 +213,7 @@ export function imageTool(options: { name?: string } = {}) {
   })
 }
 
-/** `large({ chars?, lines? })` returns a string of `chars` characters spread over `lines` lines. */
+/** `large({ chars?, lines? })` returns a string of exactly `chars` characters (default 100,000) spread over `lines` lines. */
 export function largeOutputTool(options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'large',
@@ -225,7 +225,8 @@ export function largeOutputTool(options: { name?: string } = {}) {
       const lines = args.lines ?? 1
       const perLine = Math.max(1, Math.floor(chars / lines))
       const line = 'x'.repeat(Math.max(0, perLine - 1))
-      return Array.from({ length: lines }, () => line).join('\n').slice(0, chars)
+      const text = Array.from({ length: lines }, () => line).join('\n')
+      return text.length >= chars ? text.slice(0, chars) : text + 'x'.repeat(chars - text.length)
     },
   })
 }

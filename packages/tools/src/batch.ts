@@ -99,6 +99,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     signal: options.signal,
     parent: options.parent,
     admit: options.admit,
+    local: options.local,
   }
   const pool = new Pool(max)
   let policyTail: Promise<void> = RESOLVED

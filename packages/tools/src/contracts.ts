@@ -300,6 +300,12 @@ export interface ToolExecution {
   readonly log?: SessionLog
   /** The outer execution for PTC sub-calls. */
   readonly parent?: ToolExecution
+  /**
+   * Appends model-facing context after this call's result (seed 000: a successful
+   * image-bearing PTC sub-result "is appended after the outer result as source-attributed
+   * context"). Contexts attached by the body come before those post-execute attaches.
+   */
+  attachContext(context: ResultContext): void
 }
 
 /** A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). */

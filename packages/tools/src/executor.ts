@@ -88,6 +88,8 @@ export interface ExecutorBatch {
   readonly toolSet?: ResolvedToolSet
   readonly signal: AbortSignal
   readonly pipeline: ToolPipeline
+  /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
+  definitions(): readonly AnyToolDefinition[]
 }
 
 /**
@@ -120,10 +122,16 @@ export interface RunnerOptions {
   /** The outer execution, for PTC sub-calls (their ids are `<callId>:code:<n>`). */
   readonly parent?: ToolExecution
   /**
-   * Admission filter applied after the tool resolves: return a message to make the call
-   * `UNKNOWN_TOOL` with that message (PTC uses it to hide tools from model-direct calls).
+   * Admission filter for model-direct calls of registry tools (`known`: the name resolved in
+   * the registry). Return a hint to make the call `UNKNOWN_TOOL` with `Unknown tool "<name>".
+   * <hint>` (PTC uses it to point model-direct calls at `run_code`); `undefined` admits it.
    */
-  readonly admit?: (name: string) => string | undefined
+  readonly admit?: (name: string, known: boolean) => string | undefined
+  /**
+   * Executor-owned tools resolved before the registry (PTC: `run_code`). They run through the
+   * complete pipeline like registered tools but are not registered anywhere.
+   */
+  readonly local?: (name: string) => AnyToolDefinition | undefined
   /** Observer of each call's lifecycle, for log-only inner events (PTC). */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }
@@ -145,7 +153,7 @@ export interface CallRunner {
 /** The shared pipeline executors run calls through (ARCHITECTURE §4.3). */
 export interface ToolPipeline {
   /** Runs a complete batch: one frozen result per call, in call order. Never rejects. */
-  runBatch(batch: ExecutorBatch, options?: { readonly maxParallel?: number; readonly admit?: RunnerOptions['admit'] }): Promise<readonly ToolResult[]>
+  runBatch(batch: ExecutorBatch, options?: { readonly maxParallel?: number; readonly admit?: RunnerOptions['admit']; readonly local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]>
   /** Creates an incremental runner with the same contract. */
   createRunner(options: RunnerOptions): CallRunner
 }

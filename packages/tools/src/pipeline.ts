@@ -87,7 +87,8 @@ export interface RunContext {
   readonly toolSet: ResolvedToolSet | undefined
   readonly signal: AbortSignal
   readonly parent: ToolExecution | undefined
-  readonly admit: ((name: string) => string | undefined) | undefined
+  readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
+  readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
 }
 
 /** The execution view; `signal` is writable only while the `tools/execute` stage runs. */
@@ -105,6 +106,8 @@ class Execution implements ToolExecution {
   #signal: AbortSignal
   /** Set by the pipeline around the `tools/execute` stage. */
   writable = false
+  /** Contexts the body attached. */
+  attached: ResultContext[] | undefined
 
   constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
     this.callId = call.callId
@@ -122,6 +125,13 @@ class Execution implements ToolExecution {
 
   get signal(): AbortSignal {
     return this.#signal
+  }
+
+  attachContext(context: ResultContext): void {
+    if (context === null || typeof context !== 'object' || typeof context.source !== 'string' || !isContent(context.content)) {
+      throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
+    }
+    ;(this.attached ??= []).push(Object.freeze({ source: context.source, content: freezeContent(context.content) }))
   }
 
   set signal(value: AbortSignal) {
@@ -209,12 +219,13 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     state.draft = fail('INVALID_ARGS', messages.malformedCall(index, problem))
     return state
   }
-  const found = run.host.lookup(call.name, run.scope, run.toolSet)
+  const localDefinition = run.local?.(call.name)
+  const found = localDefinition !== undefined ? { definition: localDefinition, parameters: localDefinition.parameters } : run.host.lookup(call.name, run.scope, run.toolSet)
+  const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
   if (!('definition' in found)) {
-    state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, found.available))
+    state.draft = fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
     return state
   }
-  const hint = run.admit?.(call.name)
   if (hint !== undefined) {
     state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
     return state
@@ -462,6 +473,12 @@ function settleValue(state: CallState, exec: Execution, value: unknown, run: Run
  * rendering. The caller's signal is re-fused before the body. Never throws.
  */
 export async function dispatch(state: CallState, run: RunContext): Promise<void> {
+  await dispatchBody(state, run)
+  const attached = state.exec?.attached
+  if (attached !== undefined && state.draft !== undefined) state.draft = { ...state.draft, contexts: Object.freeze([...attached]) }
+}
+
+async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
   const exec = state.exec!
   const caller = run.signal
   if (caller.aborted) {
@@ -517,6 +534,7 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     definition: exec.definition,
     scope: exec.scope,
     signal,
+    attachContext: (context: ResultContext) => exec.attachContext(context),
     ...(exec.agent === undefined ? {} : { agent: exec.agent }),
     ...(exec.log === undefined ? {} : { log: exec.log }),
     ...(exec.parent === undefined ? {} : { parent: exec.parent }),

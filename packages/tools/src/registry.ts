@@ -175,7 +175,7 @@ export class ToolRegistry extends Service {
       },
     }
     this.pipeline = Object.freeze({
-      runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit'] }) => self._runBatch(batch, options),
+      runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }) => self._runBatch(batch, options),
       createRunner: (options: RunnerOptions): CallRunner => createRunner(self._host, options),
     })
   }
@@ -572,11 +572,14 @@ export class ToolRegistry extends Service {
     const executor = this.executor(scope)
     if (executor === undefined) throw new NoExecutorError(scope.id)
     const log = batch.log ?? batch.agent?.log
+    let visible: readonly AnyToolDefinition[] | undefined
+    const toolSet = batch.toolSet
     const input: ExecutorBatch = {
       calls: batch.calls,
       scope,
       signal: batch.signal ?? new AbortController().signal,
       pipeline: this.pipeline,
+      definitions: () => (visible ??= this._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
@@ -585,7 +588,7 @@ export class ToolRegistry extends Service {
     return Object.isFrozen(results) ? results : Object.freeze([...results])
   }
 
-  protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit'] }): Promise<readonly ToolResult[]> {
+  protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]> {
     const runner = createRunner(this._host, {
       scope: batch.scope,
       signal: batch.signal,
@@ -594,6 +597,7 @@ export class ToolRegistry extends Service {
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
       ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
       ...(options?.admit === undefined ? {} : { admit: options.admit }),
+      ...(options?.local === undefined ? {} : { local: options.local }),
     })
     const pending = new Array<Promise<ToolResult>>(batch.calls.length)
     for (let i = 0; i < batch.calls.length; i++) pending[i] = runner.submit(batch.calls[i]!)

@@ -226,10 +226,20 @@ describe('B18 huge-output', () => {
     const [r] = await h.execute([call('large', { chars: toolResult.sizeBytes, lines: toolResult.lines })])
     const shown = text(r!)
     const [body, marker] = shown.split('\n[output truncated: ')
-    expect(body!.split('\n')).toHaveLength(cap.lines)
-    expect(body!.length).toBeLessThanOrEqual(cap.chars)
-    expect(marker).toBe(`showing ${body!.length.toLocaleString('en-US')} of 5,000,000 characters (100,000 lines); request a narrower range or page to see the rest]`)
-    expect(((r as { value: string }).value).length).toBe(5_000_000)
+    // 50-character lines: the character cap binds first.
+    expect(body!.length).toBe(cap.chars)
+    expect(body!.split('\n').length).toBeLessThanOrEqual(cap.lines)
+    expect(marker).toBe('showing 25,000 of 5,000,000 characters (100,000 lines); request a narrower range or page to see the rest]')
+    expect((r as unknown as { value: string }).value.length).toBe(5_000_000)
+  })
+
+  test('short lines: the line cap binds first', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(largeOutputTool())
+    const [r] = await h.execute([call('large', { chars: 1_000_000, lines: 100_000 })])
+    const [body, marker] = text(r!).split('\n[output truncated: ')
+    expect(body!.split('\n')).toHaveLength(1000)
+    expect(marker).toBe(`showing ${body!.length.toLocaleString('en-US')} of 1,000,000 characters (100,000 lines); request a narrower range or page to see the rest]`)
   })
 })
 

@@ -1,0 +1,118 @@
+/**
+ * The bridge between a running program and the pipeline (seed 000 "PTC mode"; ARCHITECTURE §6).
+ *
+ * Each SDK call re-enters the complete pipeline for that tool — resolved set, restrictions,
+ * guards, approvals, wrappers — with the outer execution as `parent` and the id
+ * `<callId>:code:<n>`. Sub-calls follow the native concurrency contract through the shared
+ * runner (parallel-safe calls overlap up to `maxParallelSubCalls`; an exclusive call is a
+ * barrier; starts and post-policy stay in submission order). A sub-call resolves to the final
+ * canonical value; a failure rejects with a `ToolCallError` (`toolName`, message; no codes).
+ * Settlement aborts in-flight sub-calls, abandons queued ones and drains them before
+ * `run_code` returns.
+ */
+import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, ResolvedToolSet, ToolExecution, ToolPipeline } from '@deepseek-ai/dsh-tools'
+import type { HostFunction } from './runtime/types'
+
+/** Rejection value of a failed sub-call; the runtime rethrows it in the guest as a `ToolCallError`. */
+export interface ToolCallFailure {
+  readonly name: 'ToolCallError'
+  readonly toolName: string
+  readonly message: string
+}
+
+/** Why the bridge aborts the sub-calls still running when the program settles. */
+export class ProgramSettledError extends Error {
+  override readonly name = 'AbortError'
+  constructor() {
+    super('the program that issued this call has finished')
+  }
+}
+
+/** A bridge for one `run_code` execution. */
+export interface SubCallBridge {
+  /** One host function per visible tool, keyed by tool name. */
+  readonly bindings: Readonly<Record<string, HostFunction>>
+  /** Number of sub-calls issued so far. */
+  readonly issued: () => number
+  /** Aborts in-flight sub-calls, abandons queued ones, and resolves once all have settled. */
+  settle(): Promise<void>
+}
+
+/** Options of {@link createBridge}. */
+export interface BridgeOptions {
+  readonly exec: ToolExecution
+  readonly pipeline: ToolPipeline
+  readonly definitions: readonly AnyToolDefinition[]
+  readonly toolSet: ResolvedToolSet | undefined
+  readonly maxParallelSubCalls: number
+}
+
+/**
+ * Creates the host functions a program calls. Inner dispatch events go to the outer call's
+ * session log only (`tool/code-dispatch-start` / `tool/code-dispatch`), never to the model.
+ */
+export function createBridge(options: BridgeOptions): SubCallBridge {
+  const { exec, pipeline } = options
+  const settled = new AbortController()
+  const signal = AbortSignal.any([exec.signal, settled.signal])
+  let runner: CallRunner | undefined
+  let n = 0
+  const log = exec.log
+  const getRunner = (): CallRunner =>
+    (runner ??= pipeline.createRunner({
+      scope: exec.scope,
+      signal,
+      parent: exec,
+      maxParallel: options.maxParallelSubCalls,
+      ...(exec.agent === undefined ? {} : { agent: exec.agent }),
+      ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+      onCallStart: (call, args) => {
+        try {
+          log?.append({ type: 'tool/code-dispatch-start', callId: call.callId, parentCallId: exec.callId, name: call.name, arguments: args })
+        } catch {
+          // A failing log never disturbs the program.
+        }
+      },
+    }))
+
+  const call = async (toolName: string, args: JsonValue): Promise<JsonValue> => {
+    if (settled.signal.aborted) throw failure(toolName, 'the program has already finished')
+    const callId = `${exec.callId}:code:${++n}`
+    const result = await getRunner().submit({ callId, name: toolName, arguments: args === undefined ? {} : args })
+    try {
+      log?.append({
+        type: 'tool/code-dispatch',
+        callId,
+        parentCallId: exec.callId,
+        name: toolName,
+        isError: result.isError,
+        content: result.content,
+        ...(result.isError ? { error: result.error } : {}),
+      })
+    } catch {
+      // As above.
+    }
+    if (result.isError) throw failure(toolName, result.error.message)
+    const images = result.content.filter((b): b is Extract<ContentBlock, { type: 'image' }> => b.type === 'image')
+    if (images.length > 0 && !settled.signal.aborted) exec.attachContext({ source: `${toolName} (${callId})`, content: images })
+    return result.value
+  }
+
+  const bindings: Record<string, HostFunction> = Object.create(null) as Record<string, HostFunction>
+  for (const definition of options.definitions) {
+    const name = definition.name
+    bindings[name] = (args: JsonValue) => call(name, args)
+  }
+  return {
+    bindings,
+    issued: () => n,
+    async settle() {
+      if (!settled.signal.aborted) settled.abort(new ProgramSettledError())
+      await runner?.drain()
+    },
+  }
+}
+
+function failure(toolName: string, message: string): ToolCallFailure {
+  return { name: 'ToolCallError', toolName, message }
+}

@@ -1,0 +1,154 @@
+/**
+ * The PTC executor (seed 000 "PTC mode", "Model Experience"; ARCHITECTURE §6): the model sees
+ * one tool, `run_code`, plus a prompt section holding a generated TypeScript SDK for every
+ * visible tool. `run_code` itself runs through the complete pipeline (policies, guards and
+ * wrappers apply to it); its body runs the program in the sandbox runtime, and every SDK call
+ * re-enters the pipeline as a sub-call.
+ */
+import {
+  ToolError,
+  validateMaxParallel,
+  type AnyToolDefinition,
+  type DescribeInput,
+  type ExecutorBatch,
+  type ExecutorDescription,
+  type JsonObject,
+  type JsonValue,
+  type ToolDefinition,
+  type ToolExecutor,
+  type ToolResult,
+  type ToolSchema,
+} from '@deepseek-ai/dsh-tools'
+import { createBridge } from './bridge'
+import { validateLimits } from './limits'
+import { renderRunOutput } from './render'
+import { createQuickJsRuntime } from './runtime/quickjs'
+import type { CodeRuntime, RunLimits } from './runtime/types'
+import { generateSdk } from './sdk'
+
+/** The name of the one tool the model sees under PTC. */
+export const RUN_CODE = 'run_code'
+
+/** Configuration of the PTC executor. */
+export interface PtcExecutorConfig {
+  /** Sub-calls that are parallel-safe overlap up to this bound (integer 1–1000, default 10). */
+  readonly maxParallelSubCalls?: number
+  /** Model-direct `run_code` calls of one batch overlap up to this bound (default 1: programs run one at a time). */
+  readonly maxParallelRuns?: number
+  /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls). */
+  readonly limits?: Partial<RunLimits>
+  /** The runtime; default: TypeScript type-stripped with esbuild, run in QuickJS (WebAssembly). */
+  readonly runtime?: CodeRuntime
+  /** Declarative deadline of `run_code` in ms (enforced when the timeout policy is mounted). */
+  readonly timeoutMs?: number
+}
+
+/**
+ * The canonical value of a `run_code` call (execution-local; the model sees the rendering):
+ * `{ logs: string[], value?: JsonValue }` — the printed lines and the returned value.
+ */
+export type RunCodeValue = JsonObject
+
+/** The `run_code` parameters JSON Schema (both fields required). */
+export const RUN_CODE_PARAMETERS = Object.freeze({
+  type: 'object',
+  properties: {
+    code: {
+      type: 'string',
+      description:
+        'The program: TypeScript or JavaScript run as the body of an async function. Use top-level await to call tools (`await tools.name(args)`), console.log to print, and return a value. Only the printed lines and the returned value come back to you.',
+    },
+    description: { type: 'string', description: 'A short label for what this program does (a few words, shown to the user).' },
+  },
+  required: ['code', 'description'],
+  additionalProperties: false,
+})
+
+/** The model-facing description of `run_code`. */
+export const RUN_CODE_DESCRIPTION =
+  'Run a program that calls the tools of the SDK described in the system prompt and returns only its output. Both `code` (the program) and `description` (a short label) are required. Batch many tool calls in one program, filter and aggregate their results in code, and print or return only what you need.'
+
+const RUN_CODE_SCHEMA: ToolSchema = Object.freeze({ name: RUN_CODE, description: RUN_CODE_DESCRIPTION, parameters: RUN_CODE_PARAMETERS })
+
+/** How a tool's calls are addressed from a program, for the `UNKNOWN_TOOL` hint. */
+export function sdkAccessor(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
+}
+
+/**
+ * Creates a PTC executor. Mount it with `ctx.tools.mount(createPtcExecutor(config))` or use the
+ * `PtcExecutor` plugin.
+ *
+ * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
+ *   `timeoutMs` or limit.
+ */
+export function createPtcExecutor(config: PtcExecutorConfig = {}): ToolExecutor {
+  const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
+  const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
+  const limits = validateLimits(config.limits ?? {})
+  if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > 2_147_483_647)) {
+    throw new RangeError(`timeoutMs must be a positive finite number of ms up to 2147483647, got ${String(config.timeoutMs)}`)
+  }
+  const runtime = config.runtime ?? createQuickJsRuntime()
+  let sdkCache: { key: readonly AnyToolDefinition[]; text: string } | undefined
+
+  const sdkFor = (definitions: readonly AnyToolDefinition[], schemas?: readonly ToolSchema[]): string => {
+    const cached = sdkCache
+    if (cached !== undefined && cached.key.length === definitions.length && cached.key.every((d, i) => d === definitions[i])) return cached.text
+    const text = generateSdk(
+      definitions.map((d, i) => ({ name: d.name, description: d.description, parameters: schemas?.[i]?.parameters ?? d.parameters, outputSchema: d.output.schema })),
+    )
+    sdkCache = { key: [...definitions], text }
+    return text
+  }
+
+  const runCode = (batch: ExecutorBatch): ToolDefinition<{ code: string; description: string }, RunCodeValue> => ({
+    name: RUN_CODE,
+    description: RUN_CODE_DESCRIPTION,
+    parameters: RUN_CODE_PARAMETERS,
+    source: 'dsl',
+    ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    isConcurrencySafe: () => maxParallelRuns > 1,
+    output: {
+      schema: {},
+      render: (_args, value) => [{ type: 'text', text: renderRunOutput(value as { logs: string[]; value?: JsonValue }).text }],
+    },
+    async execute(args, exec) {
+      if (exec.signal.aborted) throw exec.signal.reason
+      const bridge = createBridge({ exec, pipeline: batch.pipeline, definitions: batch.definitions(), toolSet: batch.toolSet, maxParallelSubCalls })
+      let output
+      try {
+        output = await runtime.run({ program: args.code, bindings: bridge.bindings, signal: exec.signal, limits })
+      } finally {
+        await bridge.settle()
+      }
+      if (output.error !== undefined) {
+        if (output.error.kind === 'abort' && exec.signal.aborted) throw exec.signal.reason
+        const rendered = renderRunOutput(output).text
+        throw new ToolError('CODE_RUN_FAILED', rendered.startsWith('Error: ') ? rendered.slice('Error: '.length) : rendered)
+      }
+      return output.value === undefined ? { logs: [...output.logs] } : { logs: [...output.logs], value: output.value }
+    },
+  })
+
+  return {
+    name: 'ptc',
+    describe(input: DescribeInput): ExecutorDescription {
+      return {
+        tools: [RUN_CODE_SCHEMA],
+        sections: [{ id: 'ptc/sdk', title: 'Tool SDK for run_code', text: sdkFor(input.definitions, input.schemas) }],
+      }
+    },
+    execute(batch: ExecutorBatch): Promise<readonly ToolResult[]> {
+      let definition: ToolDefinition<{ code: string; description: string }, RunCodeValue> | undefined
+      return batch.pipeline.runBatch(batch, {
+        maxParallel: maxParallelRuns,
+        local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
+        admit: (name, known) =>
+          known
+            ? `Tools are called from programs in this mode: call run_code with a program that does \`await ${sdkAccessor(name)}(args)\`.`
+            : `Available tools: ${RUN_CODE}`,
+      })
+    },
+  }
+}
