@@ -4,7 +4,7 @@
  */
 import { Context } from 'cordis'
 import { ToolRegistry, createAgent, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
+import { NativeExecutor, truncatedCallResults } from '@deepseek-ai/dsh-tool-executor-native'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
 import { RECORDED_STEPS, TASK } from './recorded'
@@ -54,17 +54,20 @@ export async function runNative(root: string): Promise<NativeRun> {
     console.log(dim(`        ${step.provider} payload · derived from ${step.source}`))
     const parsed = stepToBatch(step)
     const t0 = performance.now()
-    const results: readonly ToolResult[] = await ctx.tools.execute({ calls: parsed.calls, agent })
+    // A cut response runs nothing: each call is answered with a truncation result instead.
+    const batch: readonly RawToolCall[] = parsed.status === 'complete' ? parsed.calls : parsed.truncated
+    const results: readonly ToolResult[] = parsed.status === 'complete' ? await ctx.tools.execute({ calls: parsed.calls, agent }) : truncatedCallResults(parsed.truncated)
     const elapsed = performance.now() - t0
+    if (parsed.status === 'truncated') console.log(dim(`  finish_reason "${parsed.finish.raw}": the response was cut, so no call of it is executed`))
     for (const [j, result] of results.entries()) {
-      const call = parsed.calls[j] as RawToolCall
+      const call = batch[j] as RawToolCall
       const t = timing.get(call.callId)
       const took = t?.end === undefined ? '    —   ' : formatMs(t.end - t.start)
       const label = outcomeLabel(result)
       codes.set(label, (codes.get(label) ?? 0) + 1)
-      console.log(`  ${call.callId.padEnd(9)} ${call.name.padEnd(24)} ${shortArgs(call.arguments).padEnd(44)} ${label.padEnd(24)} ${took}  ${preview(result)}`)
+      console.log(`  ${call.callId.padEnd(9)} ${call.name.padEnd(24)} ${shortArgs(call.arguments).padEnd(44)} ${label.padEnd(26)} ${took}  ${preview(result)}`)
     }
-    const messages = resultsToMessages(step, parsed.calls, results)
+    const messages = resultsToMessages(step, batch, results)
     const bytes = Buffer.byteLength(JSON.stringify(messages))
     modelFacingBytes += bytes
     calls += results.length

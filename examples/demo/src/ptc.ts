@@ -71,7 +71,7 @@ export async function runPtc(root: string, native: NativeRun): Promise<void> {
   const ptcBytes = Buffer.byteLength(JSON.stringify([message]))
   console.log()
   console.log(bold('Native vs PTC (model-facing result bytes for the same task)'))
-  console.log(`  native: ${native.calls} tool calls over 4 steps, ${native.modelFacingBytes} bytes of results`)
+  console.log(`  native: ${native.calls} tool calls over 5 steps, ${native.modelFacingBytes} bytes of results`)
   console.log(`  PTC:    1 run_code call (${subCalls.length} sub-calls), ${ptcBytes} bytes of results (${((100 * ptcBytes) / native.modelFacingBytes).toFixed(1)}% of native)`)
   console.log(dim('  (the SDK section is paid once per request like tool schemas; it is prefix-stable and KV-cacheable)'))
 }

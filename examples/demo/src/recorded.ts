@@ -91,13 +91,22 @@ export const RECORDED_STEPS: readonly RecordedStep[] = [
   },
   {
     title: 'A write the policy denies, malformed JSON, and a backend that hangs past its timeout',
-    source: 'E10/B22 (arguments cut mid-value) + the demo policy + slow_report timeoutMs 250',
+    source: 'the demo policy + E13-style malformed JSON + slow_report timeoutMs 250',
     provider: 'openai-chat',
     payload: chat('chatcmpl-demo-4', 'tool_calls', [
       ['call_13', 'write_file', '{"path":"docs/summary.md","content":"Refunded: ORD-1002"}'],
-      ['call_14', 'read_text_file', '{"path": "docs/notes.txt", "head": 2'],
+      ['call_14', 'read_text_file', '{"path": "docs/notes.txt" "head": 2}'],
       ['call_15', 'slow_report', '{"delayMs":5000}'],
       ['call_16', 'read_text_file', '{"path":"docs/notes.txt","tail":1}'],
+    ]),
+  },
+  {
+    title: 'A response cut at the output-token limit: nothing runs, each call is answered',
+    source: 'E11 (finish_reason "length", arguments cut mid-value) + B22',
+    provider: 'openai-chat',
+    payload: chat('chatcmpl-demo-5', 'length', [
+      ['call_17', 'lookup_order', '{"id":"ORD-1001"}'],
+      ['call_18', 'read_text_file', '{"path":"docs/intro.md","he'],
     ]),
   },
 ]

@@ -80,7 +80,7 @@ export function workspaceTools(root: string): AnyToolDefinition[] {
     async execute(args, exec) {
       if (args.head !== undefined && args.tail !== undefined) throw new ToolError('BAD_REQUEST', 'Cannot specify both head and tail parameters simultaneously')
       const text = await readFile(inside(root, args.path), { encoding: 'utf8', signal: exec.signal })
-      const lines = text.split('\n')
+      const lines = text.replace(/\n$/, '').split('\n')
       if (args.head !== undefined) return lines.slice(0, args.head).join('\n')
       if (args.tail !== undefined) return lines.slice(-args.tail).join('\n')
       return text

@@ -55,7 +55,7 @@ describe('B06: timeout timer leak (a one-shot script must exit at once)', () => 
   test('B06 as a child process: the one-shot script prints its result and exits with code 0 well before the 30 s budget', async () => {
     const started = performance.now()
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = execFile(tsx, ['--conditions=source', script, String(input.tool.latencyMs), String(input.timeoutMs)], { cwd: repoRoot, timeout: 25_000 }, (_error, out, err) => {
+      const child = execFile(tsx, ['--conditions=dsh-source', script, String(input.tool.latencyMs), String(input.timeoutMs)], { cwd: repoRoot, timeout: 25_000 }, (_error, out, err) => {
         resolve({ code: child.exitCode, stdout: String(out), stderr: String(err) })
       })
     })

@@ -34,7 +34,9 @@ export interface SubCallBridge {
   readonly bindings: Readonly<Record<string, HostFunction>>
   /** Number of sub-calls issued so far. */
   readonly issued: () => number
-  /** Aborts in-flight sub-calls, abandons queued ones, and resolves once all have settled. */
+  /** Aborts in-flight sub-calls and abandons queued ones (synchronous; the runtime's `onSettle`). */
+  abort(): void
+  /** {@link abort}, then resolves once every sub-call has settled (drained). */
   settle(): Promise<void>
 }
 
@@ -106,8 +108,11 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   return {
     bindings,
     issued: () => n,
-    async settle() {
+    abort() {
       if (!settled.signal.aborted) settled.abort(new ProgramSettledError())
+    },
+    async settle() {
+      this.abort()
       await runner?.drain()
     },
   }

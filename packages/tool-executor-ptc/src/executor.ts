@@ -113,12 +113,12 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): ToolExecutor 
       schema: {},
       render: (_args, value) => [{ type: 'text', text: renderRunOutput(value as { logs: string[]; value?: JsonValue }).text }],
     },
-    async execute(args, exec) {
+    async execute(args, exec): Promise<RunCodeValue> {
       if (exec.signal.aborted) throw exec.signal.reason
       const bridge = createBridge({ exec, pipeline: batch.pipeline, definitions: batch.definitions(), toolSet: batch.toolSet, maxParallelSubCalls })
       let output
       try {
-        output = await runtime.run({ program: args.code, bindings: bridge.bindings, signal: exec.signal, limits })
+        output = await runtime.run({ program: args.code, bindings: bridge.bindings, signal: exec.signal, limits, onSettle: () => bridge.abort() })
       } finally {
         await bridge.settle()
       }

@@ -437,7 +437,17 @@ function isContent(value: unknown): value is readonly ContentBlock[] {
 }
 
 function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
-  return Object.isFrozen(content) && content.every((b) => Object.isFrozen(b)) ? content : Object.freeze(content.map((b) => Object.freeze({ ...b })))
+  return Object.isFrozen(content) && content.every((b) => Object.isFrozen(b)) ? content : Object.freeze(content.map((b) => Object.freeze(shallowCopy(b))))
+}
+
+/**
+ * `{ ...value }` for objects about to be frozen: `Object.freeze` of a spread copy is ~15× slower
+ * in V8 than of an `Object.assign` copy (docs/benchmarks.md, "Optimisations"). An own
+ * `__proto__` key keeps the spread, which defines it as data where `Object.assign` would set the
+ * prototype.
+ */
+function shallowCopy<T extends object>(value: T): T {
+  return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
 function isUnconstrained(schema: unknown): boolean {
@@ -623,12 +633,14 @@ export function finalize(state: CallState): ToolResult {
     }
   }
   const meta = resultMeta(state, draft)
-  const base = { callId: state.call.callId, content: draft.content }
-  const result: ToolResult = draft.isError
-    ? { ...base, isError: true, error: Object.freeze({ message: draft.failure.message, info: Object.freeze({ ...draft.failure.info }) }) }
-    : { ...base, isError: false, value: draft.value }
-  const withExtras = { ...result, ...(draft.contexts === undefined ? {} : { contexts: draft.contexts }), ...(meta === undefined ? {} : { meta }) }
-  return Object.freeze(withExtras) as ToolResult
+  // Built as literals (same keys, same order) rather than by spreading: V8 makes object spread
+  // of these shapes cost microseconds per result (docs/benchmarks.md, "Optimisations").
+  const result: Record<string, unknown> = draft.isError
+    ? { callId: state.call.callId, content: draft.content, isError: true, error: Object.freeze({ message: draft.failure.message, info: Object.freeze(shallowCopy(draft.failure.info)) }) }
+    : { callId: state.call.callId, content: draft.content, isError: false, value: draft.value }
+  if (draft.contexts !== undefined) result.contexts = draft.contexts
+  if (meta !== undefined) result.meta = meta
+  return Object.freeze(result) as unknown as ToolResult
 }
 
 function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined {
