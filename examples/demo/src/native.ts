@@ -17,6 +17,8 @@ export interface NativeRun {
   /** Bytes the model sees: every result message, in its provider's wire shape. */
   readonly modelFacingBytes: number
   readonly calls: number
+  /** `callId ok|<code>` for every call, in replay order. */
+  readonly outcomes: readonly string[]
 }
 
 export async function runNative(root: string): Promise<NativeRun> {
@@ -48,6 +50,7 @@ export async function runNative(root: string): Promise<NativeRun> {
 
   let modelFacingBytes = 0
   let calls = 0
+  const outcomes: string[] = []
   const codes = new Map<string, number>()
   for (const [i, step] of RECORDED_STEPS.entries()) {
     console.log(`${bold(`Step ${i + 1}`)}  ${step.title}`)
@@ -65,6 +68,7 @@ export async function runNative(root: string): Promise<NativeRun> {
       const took = t?.end === undefined ? '    —   ' : formatMs(t.end - t.start)
       const label = outcomeLabel(result)
       codes.set(label, (codes.get(label) ?? 0) + 1)
+      outcomes.push(`${call.callId} ${result.isError ? result.error.info?.code : 'ok'}`)
       console.log(`  ${call.callId.padEnd(9)} ${call.name.padEnd(24)} ${shortArgs(call.arguments).padEnd(44)} ${label.padEnd(26)} ${took}  ${preview(result)}`)
     }
     const messages = resultsToMessages(step, batch, results)
@@ -77,5 +81,5 @@ export async function runNative(root: string): Promise<NativeRun> {
   console.log(`  ${calls} calls, outcomes: ${[...codes].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
   console.log(`  session log: ${log.ofType('tool/call').length} tool/call and ${log.ofType('tool/result').length} tool/result events`)
   console.log(`  model-facing result bytes: ${modelFacingBytes}\n`)
-  return { modelFacingBytes, calls }
+  return { modelFacingBytes, calls, outcomes }
 }

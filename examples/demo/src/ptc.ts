@@ -20,8 +20,9 @@ const [dirs, hits] = await Promise.all([
   tools.search_files({ query: 'refund' }),
 ])
 const policy = await tools.read_text_file({ path: 'docs/policies.md', head: 3 })
-const ids = [...new Set((hits as Hit[]).flatMap((h) => h.text.match(/ORD-\\d{4}/g) ?? []))]
-const orders = await Promise.all(['ORD-1002', 'ORD-1003', 'ORD-1004'].map((id) => tools.lookup_order({ id })))
+const mentioned = (hits as Hit[]).flatMap((h) => h.text.match(/ORD-\\d{4}/g) ?? [])
+const ids = [...new Set([...mentioned, 'ORD-1003', 'ORD-1004'])]
+const orders = await Promise.all(ids.map((id) => tools.lookup_order({ id })))
 const open = orders.filter((o) => o.status !== 'delivered' && o.status !== 'refunded')
 const refunded = orders.filter((o) => o.status === 'refunded')
 const total = await tools.get_sum({ a: refunded[0].total, b: open.reduce((s, o) => s + o.total, 0) })
@@ -35,7 +36,6 @@ try {
 } catch (e) {
   console.log('summary not written:', (e as Error).message)
 }
-console.log('searched', dirs.join(', '), '- orders mentioned:', ids.join(', '))
 return {
   refunded: refunded.map((o) => ({ id: o.id, customer: o.customer, total: o.total })),
   refundedPlusOpenTotal: total,
@@ -43,7 +43,14 @@ return {
 }
 `
 
-export async function runPtc(root: string, native: NativeRun): Promise<void> {
+/** What the PTC run leaves for tests: the model-facing text and the inner call outcomes. */
+export interface PtcRun {
+  readonly text: string
+  readonly subCalls: readonly string[]
+  readonly modelFacingBytes: number
+}
+
+export async function runPtc(root: string, native: NativeRun): Promise<PtcRun> {
   const ctx = new Context()
   await ctx.plugin(ToolRegistry)
   await ctx.plugin(PtcExecutor, { maxParallelSubCalls: 4 })
@@ -74,4 +81,9 @@ export async function runPtc(root: string, native: NativeRun): Promise<void> {
   console.log(`  native: ${native.calls} tool calls over 5 steps, ${native.modelFacingBytes} bytes of results`)
   console.log(`  PTC:    1 run_code call (${subCalls.length} sub-calls), ${ptcBytes} bytes of results (${((100 * ptcBytes) / native.modelFacingBytes).toFixed(1)}% of native)`)
   console.log(dim('  (the SDK section is paid once per request like tool schemas; it is prefix-stable and KV-cacheable)'))
+  return {
+    text: result!.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+    subCalls: subCalls.map((e) => `${e.name} ${e.isError ? e.error?.info?.code : 'ok'}`),
+    modelFacingBytes: ptcBytes,
+  }
 }
