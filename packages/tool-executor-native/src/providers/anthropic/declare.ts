@@ -1,0 +1,38 @@
+/**
+ * Anthropic Messages tool declarations (`tools: [{ name, description, input_schema }]`).
+ * Source: Anthropic tool-use guide (names `^[a-zA-Z0-9_-]{1,64}$`; `input_schema` an object
+ * schema without root `oneOf`/`allOf`/`anyOf`); `defer_loading` from the tool-search guide.
+ */
+import type { JsonObject } from '@deepseek-ai/dsh-tools'
+import { buildDeclarations } from '../declare'
+import { ANTHROPIC_NAME_RULE } from '../names'
+import { convertAnthropic } from '../schema/profiles'
+import type { DeclarationInput, Declarations } from '../types'
+
+/** One Anthropic client tool. */
+export interface AnthropicTool {
+  readonly name: string
+  readonly description: string
+  readonly input_schema: JsonObject
+  /** Present when the tool was registered with `deferLoading: true` (seed 000). */
+  readonly defer_loading?: true
+}
+
+/**
+ * Declares `input.tools` for Anthropic Messages: names mapped, local `$ref`s inlined (recursive
+ * ones kept through `$defs`), the root made a plain object schema; `deferLoading` carried as
+ * `defer_loading: true`.
+ */
+export function toAnthropicTools(input: DeclarationInput): Declarations<AnthropicTool> {
+  return buildDeclarations(
+    input,
+    ANTHROPIC_NAME_RULE,
+    (parameters, report, origins) => convertAnthropic(parameters, report, origins),
+    ({ tool, wireName, description, converted }) => ({
+      name: wireName,
+      description,
+      input_schema: converted.schema,
+      ...(tool.deferLoading === true ? { defer_loading: true as const } : {}),
+    }),
+  )
+}

@@ -1,0 +1,35 @@
+/**
+ * The parts of the Anthropic Messages API the parsers read: response content blocks and
+ * streaming events. Source: Anthropic API reference, "Messages" and "Streaming messages".
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+
+/** A response content block (`text`, `tool_use`; others such as `thinking` are skipped). */
+export interface AnthropicContentBlockWire {
+  readonly type: string
+  readonly text?: string
+  readonly id?: string
+  readonly name?: string
+  readonly input?: JsonValue
+}
+
+/** A complete (non-streamed) message. */
+export interface AnthropicMessageWire {
+  readonly content: readonly AnthropicContentBlockWire[]
+  readonly stop_reason?: string | null
+}
+
+/** One streaming event (`message_start`, `content_block_start`, `content_block_delta`, …). */
+export interface AnthropicStreamEventWire {
+  readonly type: string
+  readonly index?: number
+  readonly content_block?: AnthropicContentBlockWire
+  readonly delta?: {
+    readonly type?: string
+    readonly text?: string
+    readonly partial_json?: string
+    readonly stop_reason?: string | null
+  }
+  readonly message?: { readonly stop_reason?: string | null; readonly content?: readonly AnthropicContentBlockWire[] }
+  readonly error?: { readonly type?: string; readonly message?: string }
+}

@@ -1,0 +1,119 @@
+/**
+ * Gemini emissions → raw batch: `functionCall` parts (arguments are the `args` object as sent).
+ * Gemini usually sends no call ids, so ids are minted deterministically in call order
+ * (`gemini_call_0`, `gemini_call_1`, …; emission E26); an id Gemini does send is kept.
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
+import type { FinishInfo, ParseIssue, ParseOptions, ParsedToolCalls } from '../types'
+import type { GeminiPartWire, GeminiResponseWire } from './wire'
+
+/** Prefix of minted Gemini call ids. */
+export const GEMINI_CALL_ID_PREFIX = 'gemini_call_'
+
+/** Options of the Gemini parsers. */
+export interface GeminiParseOptions extends ParseOptions {
+  /** Prefix of minted ids (default `gemini_call_`); make it unique per turn if ids must be unique across a conversation. */
+  readonly idPrefix?: string
+  /** Which candidate to read (default 0). */
+  readonly candidateIndex?: number
+}
+
+const FILTERED = new Set(['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'LANGUAGE'])
+const MALFORMED = new Set(['MALFORMED_FUNCTION_CALL', 'UNEXPECTED_TOOL_CALL', 'TOO_MANY_TOOL_CALLS'])
+
+/**
+ * Maps a `finishReason`: `STOP` → `tool-calls` when the response called functions, else
+ * `stop`; `MAX_TOKENS` → `length`; safety-style reasons → `filtered`;
+ * `MALFORMED_FUNCTION_CALL`/`UNEXPECTED_TOOL_CALL`/`TOO_MANY_TOOL_CALLS` → `malformed`; others → `other`.
+ */
+export function geminiFinish(reason: string | undefined, hasCalls: boolean): FinishInfo {
+  if (typeof reason !== 'string') return { kind: 'other' }
+  if (reason === 'STOP') return { kind: hasCalls ? 'tool-calls' : 'stop', raw: reason }
+  if (reason === 'MAX_TOKENS') return { kind: 'length', raw: reason }
+  if (FILTERED.has(reason)) return { kind: 'filtered', raw: reason }
+  if (MALFORMED.has(reason)) return { kind: 'malformed', raw: reason }
+  return { kind: 'other', raw: reason }
+}
+
+/** Parses a complete `generateContent` response. A blocked prompt gives no calls and `filtered`. */
+export function parseGeminiResponse(response: GeminiResponseWire, options: GeminiParseOptions = {}): ParsedToolCalls {
+  const accumulator = new GeminiStreamAccumulator(options)
+  accumulator.push(response)
+  return accumulator.result(false)
+}
+
+/**
+ * Accumulates a `streamGenerateContent` stream: parts are appended in order across chunks, text
+ * concatenated, function calls collected whole. A stream whose last chunk has no
+ * `finishReason` counts as cut.
+ */
+export class GeminiStreamAccumulator {
+  readonly #options: GeminiParseOptions
+  readonly #parts: GeminiPartWire[] = []
+  readonly #issues: ParseIssue[] = []
+  #finish: string | undefined
+  #finishMessage: string | undefined
+  #blocked: string | undefined
+
+  constructor(options: GeminiParseOptions = {}) {
+    this.#options = options
+  }
+
+  /** Adds one response chunk. */
+  push(chunk: GeminiResponseWire): void {
+    if (typeof chunk?.promptFeedback?.blockReason === 'string') this.#blocked = chunk.promptFeedback.blockReason
+    const wanted = this.#options.candidateIndex ?? 0
+    const candidates = Array.isArray(chunk?.candidates) ? chunk.candidates : []
+    const candidate = candidates.find((c, i) => (typeof c?.index === 'number' ? c.index : i) === wanted)
+    if (!candidate) return
+    for (const part of Array.isArray(candidate.content?.parts) ? candidate.content.parts : []) this.#parts.push(part)
+    if (typeof candidate.finishReason === 'string') this.#finish = candidate.finishReason
+    if (typeof candidate.finishMessage === 'string') this.#finishMessage = candidate.finishMessage
+  }
+
+  /**
+   * The parse result for everything pushed so far.
+   * @param streamed whether a missing finish reason means the stream was cut (default true).
+   */
+  result(streamed = true): ParsedToolCalls {
+    const prefix = this.#options.idPrefix ?? GEMINI_CALL_ID_PREFIX
+    const issues = [...this.#issues]
+    const used = new Set<string>()
+    const calls: PendingCall[] = []
+    let text = ''
+    this.#parts.forEach((part, i) => {
+      if (typeof part?.text === 'string' && part.thought !== true) text += part.text
+      const call = part?.functionCall
+      if (!call || typeof call !== 'object') return
+      const own = typeof call.id === 'string' && call.id !== '' && !used.has(call.id) ? call.id : undefined
+      const callId = uniqueCallId(own, prefix, calls.length, used)
+      if (typeof call.name !== 'string' || call.name === '') issues.push({ pointer: `/parts/${i}/functionCall/name`, message: 'missing function name' })
+      const args: JsonValue = call.args === undefined || call.args === null ? {} : call.args
+      calls.push({ callId, wireName: typeof call.name === 'string' ? call.name : '', arguments: args })
+    })
+    if (this.#finishMessage !== undefined && this.#finish !== undefined && MALFORMED.has(this.#finish)) {
+      issues.push({ pointer: '/candidates/0/finishMessage', message: this.#finishMessage })
+    }
+    let finish: FinishInfo
+    if (this.#blocked !== undefined && this.#parts.length === 0) finish = { kind: 'filtered', raw: this.#blocked }
+    else if (this.#finish === undefined) finish = streamed ? { kind: 'missing' } : { kind: 'other' }
+    else finish = geminiFinish(this.#finish, calls.length > 0)
+    return finalizeCalls({
+      provider: 'gemini',
+      calls,
+      text,
+      finish,
+      finishField: 'finishReason',
+      issues,
+      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+    })
+  }
+}
+
+/** Parses a whole `streamGenerateContent` stream (see {@link GeminiStreamAccumulator}). */
+export function parseGeminiStream(chunks: Iterable<GeminiResponseWire>, options: GeminiParseOptions = {}): ParsedToolCalls {
+  const accumulator = new GeminiStreamAccumulator(options)
+  for (const chunk of chunks) accumulator.push(chunk)
+  return accumulator.result()
+}

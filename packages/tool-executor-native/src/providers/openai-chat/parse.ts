@@ -1,0 +1,214 @@
+/**
+ * OpenAI Chat Completions emissions → raw batch: complete responses and streams (deltas
+ * assembled by `index`, interleaving allowed: emission E04), legacy `function_call`, argument
+ * text accumulated raw and decoded once by the pipeline (bug case B16).
+ * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
+import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
+import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire } from './wire'
+
+/** Options of the Chat Completions parsers. */
+export interface OpenAIChatParseOptions extends ParseOptions {
+  /** Which choice to read (default 0). */
+  readonly choiceIndex?: number
+  /** Labels the result (default `openai-chat`). */
+  readonly provider?: 'openai-chat' | 'deepseek' | 'openai-compatible'
+}
+
+/** Prefix of ids minted for calls without one (`call_0`, …). */
+export const MINTED_CALL_ID_PREFIX = 'call_'
+
+/**
+ * Maps a Chat Completions `finish_reason`: `tool_calls`/`function_call` → `tool-calls`, `stop`,
+ * `length`, `content_filter` → `filtered`; absent → `other`.
+ */
+export function openAIChatFinish(reason: string | null | undefined): FinishInfo {
+  if (typeof reason !== 'string') return { kind: 'other' }
+  switch (reason) {
+    case 'tool_calls':
+    case 'function_call':
+      return { kind: 'tool-calls', raw: reason }
+    case 'stop':
+      return { kind: 'stop', raw: reason }
+    case 'length':
+      return { kind: 'length', raw: reason }
+    case 'content_filter':
+      return { kind: 'filtered', raw: reason }
+    default:
+      return { kind: 'other', raw: reason }
+  }
+}
+
+/**
+ * Parses a complete chat completion (`choices[choiceIndex].message`).
+ *
+ * @throws ProviderFormatError when `choices` is not an array or the choice has no message.
+ */
+export function parseOpenAIChatCompletion(completion: OpenAIChatCompletionWire, options: OpenAIChatParseOptions = {}): ParsedToolCalls {
+  const provider = options.provider ?? 'openai-chat'
+  const choices: unknown = (completion as { choices?: unknown } | null)?.choices
+  if (!Array.isArray(choices)) throw new ProviderFormatError(provider, '/choices', 'an array of choices', completion)
+  const wanted = options.choiceIndex ?? 0
+  const position = choices.findIndex((c: { index?: unknown }, i) => (typeof c?.index === 'number' ? c.index : i) === wanted)
+  const choice = choices[position] as OpenAIChatCompletionWire['choices'][number] | undefined
+  if (!choice || typeof choice.message !== 'object' || choice.message === null) {
+    throw new ProviderFormatError(provider, `/choices/${position < 0 ? wanted : position}/message`, 'an assistant message', choice?.message)
+  }
+  return parseOpenAIChatMessage(choice.message, choice.finish_reason, options, `/choices/${position}/message`)
+}
+
+/**
+ * Parses one assistant message with its `finish_reason` (absent → `other`).
+ * A tool call without an id gets `call_<n>`; a missing name or arguments is reported in `issues`.
+ *
+ * @param pointer where the message sits in the response, prefixed to `issues` pointers.
+ */
+export function parseOpenAIChatMessage(
+  message: OpenAIChatMessageWire,
+  finishReason: string | null | undefined,
+  options: OpenAIChatParseOptions = {},
+  pointer = '',
+): ParsedToolCalls {
+  const provider = options.provider ?? 'openai-chat'
+  const issues: ParseIssue[] = []
+  const used = new Set<string>()
+  const calls: PendingCall[] = []
+  const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
+  toolCalls.forEach((call, i) => {
+    const p = `${pointer}/tool_calls/${i}`
+    if (typeof call?.id !== 'string' || call.id === '') issues.push({ pointer: `${p}/id`, message: 'missing call id; minted one' })
+    else if (used.has(call.id)) issues.push({ pointer: `${p}/id`, message: `duplicate call id ${JSON.stringify(call.id)}` })
+    const callId = typeof call?.id === 'string' && call.id !== '' ? (used.add(call.id), call.id) : uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, i, used)
+    const name = call?.function?.name
+    if (typeof name !== 'string' || name === '') issues.push({ pointer: `${p}/function/name`, message: 'missing function name' })
+    calls.push({ callId, wireName: typeof name === 'string' ? name : '', ...argumentsOf(call?.function?.arguments, `${p}/function/arguments`, issues, i === toolCalls.length - 1) })
+  })
+  if (toolCalls.length === 0 && message.function_call && typeof message.function_call === 'object') {
+    const legacy = message.function_call
+    issues.push({ pointer: `${pointer}/function_call`, message: 'legacy function_call (no call id); minted one' })
+    calls.push({
+      callId: uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, 0, used),
+      wireName: typeof legacy.name === 'string' ? legacy.name : '',
+      ...argumentsOf(legacy.arguments, `${pointer}/function_call/arguments`, issues, true),
+    })
+  }
+  return finalizeCalls({
+    provider,
+    calls,
+    text: textOf(message.content),
+    finish: openAIChatFinish(finishReason),
+    finishField: 'finish_reason',
+    issues,
+    ...(options.nameMap ? { nameMap: options.nameMap } : {}),
+  })
+}
+
+/**
+ * Accumulates a Chat Completions stream. Fragments are keyed by `index` (then by `id`), so
+ * interleaved calls assemble correctly; argument text is concatenated raw and never decoded per
+ * chunk, so a surrogate pair or multi-byte character split across chunks survives (B16).
+ * A stream that ends without a `finish_reason` counts as cut.
+ */
+export class OpenAIChatStreamAccumulator {
+  readonly #options: OpenAIChatParseOptions
+  readonly #calls = new Map<number, { id: string; name: string; parts: string[]; object?: JsonValue }>()
+  readonly #order: number[] = []
+  readonly #issues: ParseIssue[] = []
+  #text = ''
+  #finish: string | undefined
+  #chunks = 0
+  #lastKey: number | undefined
+
+  constructor(options: OpenAIChatParseOptions = {}) {
+    this.#options = options
+  }
+
+  /** Adds one parsed chunk (the JSON of one SSE `data:` line). */
+  push(chunk: OpenAIChatChunkWire): void {
+    const n = this.#chunks++
+    const wanted = this.#options.choiceIndex ?? 0
+    for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {
+      if ((typeof choice?.index === 'number' ? choice.index : 0) !== wanted) continue
+      const delta = choice.delta
+      if (typeof delta?.content === 'string') this.#text += delta.content
+      for (const fragment of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
+        const key = this.#keyOf(fragment, n)
+        let entry = this.#calls.get(key)
+        if (!entry) {
+          entry = { id: '', name: '', parts: [] }
+          this.#calls.set(key, entry)
+          this.#order.push(key)
+        }
+        this.#lastKey = key
+        if (entry.id === '' && typeof fragment.id === 'string') entry.id = fragment.id
+        const fn = fragment.function
+        if (entry.name === '' && typeof fn?.name === 'string') entry.name = fn.name
+        if (typeof fn?.arguments === 'string') entry.parts.push(fn.arguments)
+        else if (fn?.arguments !== undefined && fn.arguments !== null) entry.object = fn.arguments
+      }
+      if (typeof choice.finish_reason === 'string') this.#finish = choice.finish_reason
+    }
+  }
+
+  #keyOf(fragment: { index?: number; id?: string | null }, chunk: number): number {
+    if (typeof fragment.index === 'number') return fragment.index
+    if (typeof fragment.id === 'string' && fragment.id !== '') {
+      for (const [key, entry] of this.#calls) if (entry.id === fragment.id) return key
+      const key = -1 - this.#calls.size
+      this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: `fragment without index; keyed by id ${JSON.stringify(fragment.id)}` })
+      return key
+    }
+    this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: 'fragment without index or id; appended to the most recent call' })
+    return this.#lastKey ?? 0
+  }
+
+  /** The parse result for everything pushed so far. */
+  result(): ParsedToolCalls {
+    const provider = this.#options.provider ?? 'openai-chat'
+    const issues = [...this.#issues]
+    const used = new Set<string>()
+    const keys = this.#order.every((k) => k >= 0) ? [...this.#order].sort((a, b) => a - b) : [...this.#order]
+    const calls: PendingCall[] = keys.map((key, i) => {
+      const entry = this.#calls.get(key) as { id: string; name: string; parts: string[]; object?: JsonValue }
+      if (entry.id === '') issues.push({ pointer: `/tool_calls/${key}/id`, message: 'missing call id; minted one' })
+      else if (used.has(entry.id)) issues.push({ pointer: `/tool_calls/${key}/id`, message: `duplicate call id ${JSON.stringify(entry.id)}` })
+      const callId = entry.id !== '' ? (used.add(entry.id), entry.id) : uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, i, used)
+      if (entry.name === '') issues.push({ pointer: `/tool_calls/${key}/function/name`, message: 'missing function name' })
+      const args: string | JsonValue = entry.parts.length === 0 && entry.object !== undefined ? entry.object : entry.parts.join('')
+      return { callId, wireName: entry.name, arguments: args, lastAtLimit: i === keys.length - 1 }
+    })
+    return finalizeCalls({
+      provider,
+      calls,
+      text: this.#text,
+      finish: this.#finish === undefined ? { kind: 'missing' } : openAIChatFinish(this.#finish),
+      finishField: 'finish_reason',
+      issues,
+      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+    })
+  }
+}
+
+/** Parses a whole Chat Completions stream (see {@link OpenAIChatStreamAccumulator}). */
+export function parseOpenAIChatStream(chunks: Iterable<OpenAIChatChunkWire>, options: OpenAIChatParseOptions = {}): ParsedToolCalls {
+  const accumulator = new OpenAIChatStreamAccumulator(options)
+  for (const chunk of chunks) accumulator.push(chunk)
+  return accumulator.result()
+}
+
+function argumentsOf(raw: unknown, pointer: string, issues: ParseIssue[], last: boolean): { arguments: string | JsonValue; lastAtLimit: boolean } {
+  if (typeof raw === 'string') return { arguments: raw, lastAtLimit: last }
+  if (raw === undefined || raw === null) {
+    issues.push({ pointer, message: 'missing arguments; passed as ""' })
+    return { arguments: '', lastAtLimit: last }
+  }
+  return { arguments: raw as JsonValue, lastAtLimit: last }
+}
+
+function textOf(content: OpenAIChatMessageWire['content']): string {
+  if (typeof content === 'string') return content
+  if (Array.isArray(content)) return content.map((part) => (typeof part?.text === 'string' ? part.text : '')).join('')
+  return ''
+}

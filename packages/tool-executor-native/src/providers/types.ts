@@ -1,0 +1,228 @@
+/**
+ * Shared types of the provider wire formats: conversion reports, parse results and the
+ * truncation contract (ARCHITECTURE §5: "conversion of its description to the common provider
+ * wire shapes and of their emissions to a raw batch").
+ */
+import type { JsonObject, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { NameMap } from './names'
+
+/** The wire formats this module speaks. `deepseek` is OpenAI-compatible chat with DeepSeek's limits. */
+export type WireProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'deepseek' | 'openai-compatible'
+
+/** What the declaration builders read: an executor description (`describe()`), or any `{ tools }`. */
+export interface DeclarationInput {
+  readonly tools: readonly ToolSchema[]
+}
+
+/**
+ * Why a declaration differs from the tool's schema. Each warning is one change.
+ *
+ * - `NAME_MAPPED`: the name breaks the provider's name rule and was rewritten (the name map turns it back).
+ * - `REF_INLINED`: a local `$ref` was replaced by its target.
+ * - `REF_RECURSIVE`: a recursive `$ref` could not be inlined; it was kept through `$defs` or degraded.
+ * - `REF_UNRESOLVED`: a `$ref` that does not resolve locally was replaced by an unconstrained schema.
+ * - `DEFS_REMOVED`: `$defs`/`definitions` removed after inlining.
+ * - `ROOT_NORMALIZED`: the root was made a plain `type: "object"` schema (type or properties added, keywords removed).
+ * - `ROOT_COMBINATOR_MERGED`: a root `allOf`/`anyOf`/`oneOf` was merged into one object.
+ * - `ROOT_COMBINATOR_DROPPED`: a root combinator (or a branch of it) that is not an object was dropped.
+ * - `TYPE_ARRAY_REWRITTEN`: a `type` array became `anyOf` branches or a `nullable` flag.
+ * - `NULLABLE_REWRITTEN`: a `null` branch or enum member became the provider's nullable form.
+ * - `COMBINATOR_REWRITTEN`: a nested `oneOf` became `anyOf`, an `allOf` was merged, or a single branch hoisted.
+ * - `ENUM_REWRITTEN`: an enum or `const` the provider cannot carry became a string enum or description text.
+ * - `KEYWORD_DROPPED`: a keyword the provider rejects was removed.
+ * - `KEYWORD_REWRITTEN`: a keyword was rewritten into a supported one (e.g. `exclusiveMinimum` → `minimum`).
+ * - `VALUE_DEGRADED`: a node the provider cannot express was widened (any-value, free-form object, tuple, `false`).
+ * - `PROPERTY_DROPPED`: a property whose schema cannot be expressed at all was removed.
+ * - `PARAMETERS_OMITTED`: a tool without parameters is declared without a `parameters` field (Gemini).
+ * - `STRICT_NULLABLE`: strict mode made an optional property required and nullable (enable null-as-absent repair; bug case B11).
+ * - `STRICT_UNAVAILABLE`: strict mode was requested but the schema cannot be strict; sent with `strict: false`.
+ * - `DEFER_LOADING_DROPPED`: `deferLoading` is not carried by this provider's declaration.
+ */
+export type ConversionWarningCode =
+  | 'NAME_MAPPED'
+  | 'REF_INLINED'
+  | 'REF_RECURSIVE'
+  | 'REF_UNRESOLVED'
+  | 'DEFS_REMOVED'
+  | 'ROOT_NORMALIZED'
+  | 'ROOT_COMBINATOR_MERGED'
+  | 'ROOT_COMBINATOR_DROPPED'
+  | 'TYPE_ARRAY_REWRITTEN'
+  | 'NULLABLE_REWRITTEN'
+  | 'COMBINATOR_REWRITTEN'
+  | 'ENUM_REWRITTEN'
+  | 'KEYWORD_DROPPED'
+  | 'KEYWORD_REWRITTEN'
+  | 'VALUE_DEGRADED'
+  | 'PROPERTY_DROPPED'
+  | 'PARAMETERS_OMITTED'
+  | 'STRICT_NULLABLE'
+  | 'STRICT_UNAVAILABLE'
+  | 'DEFER_LOADING_DROPPED'
+
+/**
+ * One change made while converting a tool. `pointer` is an RFC 6901 JSON pointer into the
+ * tool's {@link ToolSchema} as given (`/name`, `/parameters/properties/a/type`, …); a change
+ * inside an inlined `$ref` target points at the target's own location (`/parameters/$defs/…`).
+ */
+export interface ConversionWarning {
+  readonly tool: string
+  readonly pointer: string
+  readonly code: ConversionWarningCode
+  readonly message: string
+}
+
+/**
+ * Why a tool was left out of a declaration (only that tool; the rest are still declared).
+ *
+ * - `NAME_INVALID`: an empty or non-string name.
+ * - `NAME_DUPLICATE`: the same name appears twice in the input.
+ * - `SCHEMA_UNSUPPORTED`: the parameters cannot describe an object (`false`, `type: "string"`, not JSON, …).
+ * - `SCHEMA_TOO_LARGE`: inlining `$ref`s would produce more than {@link MAX_INLINED_NODES} nodes.
+ */
+export type ConversionErrorCode = 'NAME_INVALID' | 'NAME_DUPLICATE' | 'SCHEMA_UNSUPPORTED' | 'SCHEMA_TOO_LARGE'
+
+/** A tool excluded from a declaration, with the pointer of the offending part. */
+export interface ConversionError {
+  readonly tool: string
+  readonly pointer: string
+  readonly code: ConversionErrorCode
+  readonly message: string
+}
+
+/** Upper bound on schema nodes produced while inlining one tool's `$ref`s. */
+export const MAX_INLINED_NODES = 20_000
+
+/**
+ * The result of a declaration builder: the provider tools (in input order, excluded tools
+ * left out), the reversible name map, every change and every exclusion.
+ * The local validator keeps enforcing each tool's original schema: declarations are only
+ * what is sent to the provider.
+ */
+export interface Declarations<T> {
+  readonly tools: readonly T[]
+  readonly nameMap: NameMap
+  readonly warnings: readonly ConversionWarning[]
+  readonly errors: readonly ConversionError[]
+}
+
+/**
+ * How the model's turn ended, normalized:
+ * `tool-calls` (stopped to call tools), `stop` (final answer or stop sequence), `length` (an output
+ * token limit: OpenAI `length`, Responses `incomplete`/`max_output_tokens`, Anthropic `max_tokens`
+ * or `model_context_window_exceeded`, Gemini `MAX_TOKENS`), `filtered` (content filter, safety,
+ * refusal), `malformed` (the provider itself rejected a malformed call, e.g. Gemini
+ * `MALFORMED_FUNCTION_CALL`), `other`, `missing` (a stream ended without one).
+ */
+export type FinishKind = 'tool-calls' | 'stop' | 'length' | 'filtered' | 'malformed' | 'other' | 'missing'
+
+/** The normalized finish plus the provider's raw value (absent when there was none). */
+export interface FinishInfo {
+  readonly kind: FinishKind
+  readonly raw?: string
+}
+
+/**
+ * A call that must not run because the response was cut (bug case B22, emissions E10/E11):
+ * - `arguments-incomplete`: its JSON arguments end before the value is complete;
+ * - `response-cut`: its arguments are complete but the response ended at the output limit (or
+ *   without a finish), so the batch is incomplete and no call of it is executed.
+ * `arguments` holds what arrived. `message` is the model-facing explanation used by
+ * `truncatedCallResults`.
+ */
+export interface TruncatedCall extends RawToolCall {
+  readonly reason: 'arguments-incomplete' | 'response-cut'
+  readonly message: string
+}
+
+/**
+ * Tool-call markup found in assistant text while the response carried no structured calls
+ * (emission E19): the text is not a final answer. `marker` names the dialect
+ * (`dsml`, `deepseek-v3`, `hermes`, `function-tag`, `xml-invoke`, `json-tool-calls`, `mistral`,
+ * `llama-python-tag`, `kimi`); `offset` is the UTF-16 index in `text`.
+ */
+export interface LeakedMarkup {
+  readonly marker: string
+  readonly offset: number
+  readonly excerpt: string
+}
+
+/** Something in the emission that was repaired or ignored while parsing (a missing id minted, …). */
+export interface ParseIssue {
+  readonly pointer: string
+  readonly message: string
+}
+
+interface ParsedBase {
+  readonly provider: WireProvider
+  /** Assistant text in order (reasoning/thinking excluded). */
+  readonly text: string
+  readonly finish: FinishInfo
+  /** Tool-call markup in `text` when there are no structured calls; empty otherwise. */
+  readonly leakedMarkup: readonly LeakedMarkup[]
+  readonly issues: readonly ParseIssue[]
+}
+
+/** Every call is complete: pass `calls` to `ctx.tools.execute({ calls })`. */
+export interface CompleteToolCalls extends ParsedBase {
+  readonly status: 'complete'
+  /** The raw batch in model order; names mapped back through the name map. */
+  readonly calls: readonly RawToolCall[]
+  readonly truncated: readonly []
+}
+
+/**
+ * The response was cut (output limit, a stream without a finish, or incomplete argument JSON):
+ * nothing may run; answer each call with `truncatedCallResults`. A cut response without tool
+ * calls has an empty `truncated` list (its text was cut).
+ */
+export interface TruncatedToolCalls extends ParsedBase {
+  readonly status: 'truncated'
+  readonly calls: readonly []
+  /** Every emitted call in model order, each with why it was not executed. */
+  readonly truncated: readonly TruncatedCall[]
+}
+
+/** A parsed provider emission, discriminated by `status`. */
+export type ParsedToolCalls = CompleteToolCalls | TruncatedToolCalls
+
+/** Options shared by the emission parsers. */
+export interface ParseOptions {
+  /** Maps provider-side names back to tool names (from the declaration). Unknown names pass through. */
+  readonly nameMap?: NameMap
+}
+
+/** Thrown when an emission is not the provider's shape at all (not for model mistakes). */
+export class ProviderFormatError extends TypeError {
+  override readonly name = 'ProviderFormatError'
+  /** JSON pointer into the emission. */
+  readonly pointer: string
+  constructor(provider: WireProvider, pointer: string, expected: string, got: unknown) {
+    super(`${provider}: ${pointer || '/'}: expected ${expected}, got ${describeValue(got)}`)
+    this.pointer = pointer
+  }
+}
+
+/** Thrown by the result-message builders when calls and results do not pair up one to one. */
+export class ResultPairingError extends Error {
+  override readonly name = 'ResultPairingError'
+  readonly callId: string
+  constructor(message: string, callId: string) {
+    super(message)
+    this.callId = callId
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') {
+    const error = (value as { error?: { message?: unknown } }).error
+    if (error && typeof error.message === 'string') return `an object (an error response? error.message: ${JSON.stringify(error.message)})`
+    return 'an object'
+  }
+  return typeof value === 'string' ? `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}` : String(value)
+}
+
+/** A provider tool-schema object after sanitizing (plain JSON). */
+export type SanitizedSchema = JsonObject
