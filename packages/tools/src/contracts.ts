@@ -59,6 +59,9 @@ export interface ResultContext {
  * - `TOOL_BLOCKED`: post-execute policy blocked the result.
  * - `TOOL_FAILED`: the body or a wrapper threw (an error's own `code` wins when it has one).
  * - `NO_EXECUTOR`: no executor is mounted for the scope (thrown by `execute`, not a result).
+ * - `TRUNCATED_ARGUMENTS` / `TRUNCATED_RESPONSE`: the provider adapters' answers for calls of a
+ *   response cut at the model's output limit (the call's JSON is incomplete / the batch is); the
+ *   call was never executed (bug case B22).
  */
 export type ToolErrorCode =
   | 'UNKNOWN_TOOL'
@@ -73,6 +76,8 @@ export type ToolErrorCode =
   | 'TOOL_BLOCKED'
   | 'TOOL_FAILED'
   | 'NO_EXECUTOR'
+  | 'TRUNCATED_ARGUMENTS'
+  | 'TRUNCATED_RESPONSE'
 
 /**
  * Structured failure detail. Never part of model-facing content (seed 000: "structured
