@@ -385,13 +385,14 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     }
     try {
       const answer = await approval.request(decision.reason === undefined ? { exec, signal: run.signal } : { exec, reason: decision.reason, signal: run.signal })
-      if (run.signal.aborted) {
-        state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
-        return
-      }
+      // A rejection is a denial and stays more specific than a concurrent abort (ARCHITECTURE §4.3).
       if (answer?.type !== 'approve') {
         const reason = answer?.type === 'reject' ? answer.reason : undefined
         state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, reason), 'ApprovalRejected', reason)
+        return
+      }
+      if (run.signal.aborted) {
+        state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
         return
       }
     } catch (error) {
@@ -535,7 +536,8 @@ class AbortedBeforeBody extends Error {}
 
 /** A read-only view of `exec` with another signal, for the body. */
 function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
-  return Object.freeze({
+  // Assigned rather than spread (same keys, same order): see `shallowCopy`.
+  const view: { -readonly [K in keyof ToolExecution]: ToolExecution[K] } = {
     callId: exec.callId,
     token: exec.token,
     name: exec.name,
@@ -545,10 +547,11 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     scope: exec.scope,
     signal,
     attachContext: (context: ResultContext) => exec.attachContext(context),
-    ...(exec.agent === undefined ? {} : { agent: exec.agent }),
-    ...(exec.log === undefined ? {} : { log: exec.log }),
-    ...(exec.parent === undefined ? {} : { parent: exec.parent }),
-  })
+  }
+  if (exec.agent !== undefined) view.agent = exec.agent
+  if (exec.log !== undefined) view.log = exec.log
+  if (exec.parent !== undefined) view.parent = exec.parent
+  return Object.freeze(view)
 }
 
 function toDraftResult(draft: Draft): DraftResult {
