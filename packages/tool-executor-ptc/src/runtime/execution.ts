@@ -1,0 +1,603 @@
+/**
+ * One program run inside a QuickJS runtime and context of its own (see `quickjs.ts` for the
+ * design). Owns the context for its whole life: builds it, enters the sandbox for the program and
+ * for every batch of settled sub-calls, enforces the limits, settles exactly once, and frees
+ * every handle.
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
+import type { RunLimits } from '../limits'
+import { renderValue } from '../render'
+import type { ModulePool, SandboxModule } from './module-pool'
+import { preludeCode } from './prelude'
+import type { HostFunction, RunError, RunInput, RunOutput } from './types'
+import { runGuarded, WatchdogTimeout } from './watchdog'
+
+/** Longest error message a run reports (characters); longer ones are truncated. */
+export const MAX_MESSAGE_CHARS = 2_000
+
+/** An entry that runs program code: counted as compute time and guarded by the watchdog. */
+const GUEST_ENTRY = { counted: true, guarded: true } as const
+
+/** What an {@link Execution} needs. */
+export interface ExecutionArgs {
+  readonly entry: SandboxModule
+  readonly pool: ModulePool
+  readonly code: string
+  readonly input: RunInput
+  readonly limits: Readonly<Required<RunLimits>>
+  readonly started: number
+  readonly watchdog: boolean
+  readonly graceMs: number
+  readonly resolve: (output: RunOutput) => void
+}
+
+/** A rejection the prelude turns into a guest error (`tool` → ToolCallError, `limit` → RangeError, `invalid` → TypeError). */
+interface GuestRejection {
+  readonly kind: 'tool' | 'limit' | 'invalid'
+  readonly toolName?: string
+  readonly message: string
+}
+
+type Settlement =
+  | { readonly deferred: QuickJSDeferredPromise; readonly text: string }
+  | { readonly deferred: QuickJSDeferredPromise; readonly rejection: GuestRejection }
+
+/** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
+export class Execution {
+  private readonly a: ExecutionArgs
+  private readonly bindings: Readonly<Record<string, HostFunction>>
+  private rt: QuickJSRuntime | undefined
+  private ctx: QuickJSContext | undefined
+  private readonly handles: QuickJSHandle[] = []
+  private serializeFn: QuickJSHandle | undefined
+  private describeFn: QuickJSHandle | undefined
+  private mainPromise: QuickJSHandle | undefined
+  private readonly deferreds = new Set<QuickJSDeferredPromise>()
+  private readonly queue: Settlement[] = []
+  private readonly logs: string[] = []
+  private logBytes = 0
+  private failure: RunError | undefined
+  private result: { value?: JsonValue } | undefined
+  /** No sub-call is forwarded once this is set (the program settled or failed). */
+  private callsClosed = false
+  private finished = false
+  private poisoned = false
+  private computeUsed = 0
+  private entryStart: number | undefined
+  private inEntry = false
+  /** Set when the program starts (after the context is ready). */
+  private wallDeadline: number
+  private wallTimer: ReturnType<typeof setTimeout> | undefined
+  private wake: ReturnType<typeof setImmediate> | undefined
+  /** Sub-calls the program issued (checked against maxSubCalls). */
+  private subCalls = 0
+  /** Sub-calls handed to a binding. */
+  private forwarded = 0
+  private inFlight = 0
+  /** `growFailures()` of the instance when this run started. */
+  private readonly growFailuresAtStart: number
+
+  constructor(args: ExecutionArgs) {
+    this.a = args
+    this.bindings = args.input.bindings
+    this.wallDeadline = performance.now() + args.limits.wallMs
+    this.growFailuresAtStart = args.entry.growFailures()
+  }
+
+  /** Whether the WebAssembly memory refused to grow past its cap during this run. */
+  private capReached(): boolean {
+    return this.a.entry.growFailures() > this.growFailuresAtStart
+  }
+
+  start(): void {
+    this.a.input.signal.addEventListener('abort', this.onAbort)
+    // Building the runtime, the context and the prelude is ours, not the program's: it has its
+    // own entry, counted neither as compute time nor against the wall budget (a cold instance
+    // can take a while), and unguarded (no program code runs in it).
+    this.enter(() => this.setupContext(), { counted: false, guarded: false })
+    this.wallDeadline = performance.now() + this.a.limits.wallMs
+    this.enter(() => {
+      this.startProgram()
+      if (this.failure === undefined) this.drainAndCheck()
+    })
+    if (!this.finished) {
+      this.wallTimer = setTimeout(this.onWallTimeout, Math.min(2_147_483_647, Math.max(1, this.wallDeadline - performance.now())))
+    }
+  }
+
+  // ---- setup -------------------------------------------------------------------------------
+
+  private setupContext(): void {
+    const { module } = this.a.entry
+    const limits = this.a.limits
+    const rt = module.newRuntime()
+    this.rt = rt
+    rt.setMemoryLimit(limits.memoryBytes)
+    rt.setMaxStackSize(limits.stackBytes)
+    rt.setInterruptHandler(this.interrupt)
+    const ctx = rt.newContext()
+    this.ctx = ctx
+
+    const preludeFn = this.keep(this.unwrap(ctx.evalCode(preludeCode(), 'prelude.js'), 'prelude'))
+    const hostCall = this.keep(ctx.newFunction('hostCall', (name, json) => this.hostCall(name, json)))
+    const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
+    const names = this.keep(ctx.newArray())
+    Object.keys(this.bindings)
+      .flatMap((name) => [name, accessor(name)])
+      .forEach((text, i) => {
+        const h = ctx.newString(text)
+        ctx.setProp(names, i, h)
+        h.dispose()
+      })
+    const config = this.keep(ctx.newObject())
+    for (const [key, value] of [
+      ['valueBytes', limits.valueBytes],
+      ['outputBytes', limits.outputBytes],
+      ['messageChars', MAX_MESSAGE_CHARS],
+      ['maxSubCalls', limits.maxSubCalls],
+    ] as const) {
+      const h = ctx.newNumber(value)
+      ctx.setProp(config, key, h)
+      h.dispose()
+    }
+    const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostCall, hostPrint, names, config), 'prelude'))
+    this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
+    this.describeFn = this.keep(ctx.getProp(api, 'describe'))
+  }
+
+  private startProgram(): void {
+    const ctx = this.ctx as QuickJSContext
+    const compiled = ctx.evalCode(this.a.code, 'program.js')
+    if (compiled.error !== undefined) {
+      this.failWith(this.describe(compiled.error))
+      compiled.error.dispose()
+      return
+    }
+    const mainFn = this.keep(compiled.value)
+    if (ctx.typeof(mainFn) !== 'function') {
+      this.fail('exception', 'the program must be the body of a function (unbalanced braces?)')
+      return
+    }
+    const called = ctx.callFunction(mainFn, ctx.undefined)
+    if (called.error !== undefined) {
+      this.failWith(this.describe(called.error))
+      called.error.dispose()
+      return
+    }
+    this.mainPromise = this.keep(called.value)
+  }
+
+  private keep(handle: QuickJSHandle): QuickJSHandle {
+    this.handles.push(handle)
+    return handle
+  }
+
+  private unwrap(result: { value: QuickJSHandle; error?: undefined } | { error: QuickJSHandle; value?: undefined }, what: string): QuickJSHandle {
+    if (result.error !== undefined) {
+      const text = this.ctx?.dump(result.error)
+      result.error.dispose()
+      throw new Error(`${what} failed: ${JSON.stringify(text)}`)
+    }
+    return result.value
+  }
+
+  // ---- entries -----------------------------------------------------------------------------
+
+  /**
+   * Runs `fn` inside the sandbox under the watchdog, accounting the time spent in it as compute
+   * time (the watchdog's own start-up is not counted); then settles the run if it is due.
+   */
+  private enter(fn: () => void, mode: { readonly counted: boolean; readonly guarded: boolean } = GUEST_ENTRY): void {
+    if (this.finished) return
+    const counted = mode.counted
+    const timed = (): void => {
+      if (counted) this.entryStart = performance.now()
+      fn()
+    }
+    this.inEntry = true
+    try {
+      if (this.a.watchdog && mode.guarded) runGuarded(timed, this.remainingMs() + this.a.graceMs)
+      else timed()
+    } catch (error) {
+      this.poisoned = true
+      if (error instanceof WatchdogTimeout) this.failure ??= this.timeoutError()
+      else this.failure ??= this.hostError(error)
+    } finally {
+      if (this.entryStart !== undefined) this.computeUsed += performance.now() - this.entryStart
+      this.entryStart = undefined
+      this.inEntry = false
+    }
+    if (this.failure !== undefined || this.result !== undefined) this.finish()
+  }
+
+  private remainingMs(): number {
+    return Math.max(1, Math.min(this.a.limits.computeMs - this.computeUsed, this.wallDeadline - performance.now()))
+  }
+
+  private readonly interrupt = (): boolean => {
+    if (this.failure !== undefined) return true
+    const now = performance.now()
+    if (this.entryStart !== undefined && this.computeUsed + (now - this.entryStart) > this.a.limits.computeMs) {
+      this.failure = this.computeTimeout()
+      return true
+    }
+    if (now >= this.wallDeadline) {
+      this.failure = this.wallTimeout()
+      return true
+    }
+    return false
+  }
+
+  private drainAndCheck(): void {
+    const rt = this.rt
+    const ctx = this.ctx
+    if (rt === undefined || ctx === undefined) return
+    while (this.failure === undefined && rt.hasPendingJob()) {
+      const executed = rt.executePendingJobs(-1)
+      if (executed.error !== undefined) {
+        const text = this.failure === undefined ? this.describe(executed.error) : ''
+        executed.error.dispose()
+        if (this.failure === undefined) this.failWith(text)
+      }
+    }
+    if (this.failure !== undefined || this.mainPromise === undefined) return
+    const state = ctx.getPromiseState(this.mainPromise)
+    if (state.type === 'pending') return
+    this.callsClosed = true
+    if (state.type === 'rejected') {
+      const text = this.describe(state.error)
+      state.error.dispose()
+      if (this.failure === undefined) this.failWith(text)
+      return
+    }
+    const valueHandle = state.value
+    try {
+      this.collect(valueHandle)
+    } finally {
+      valueHandle.dispose()
+    }
+  }
+
+  /** Serializes the program's return value and checks the output budget. */
+  private collect(valueHandle: QuickJSHandle): void {
+    const ctx = this.ctx
+    if (ctx === undefined || this.serializeFn === undefined) return
+    const serialized = ctx.callFunction(this.serializeFn, ctx.undefined, valueHandle)
+    if (serialized.error !== undefined) {
+      const text = this.failure === undefined ? this.describe(serialized.error) : ''
+      serialized.error.dispose()
+      if (this.failure !== undefined) return
+      const error = classify(text, this.a.limits.memoryBytes, this.capReached())
+      this.failure = error.kind === 'memory' ? error : { kind: 'invalid-output', message: text.replace(/^TypeError: /, '') }
+      return
+    }
+    const type = ctx.typeof(serialized.value)
+    const json = type === 'string' ? ctx.getString(serialized.value) : undefined
+    const chars = type === 'number' ? ctx.getNumber(serialized.value) : undefined
+    serialized.value.dispose()
+    if (chars !== undefined) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: the return value is ${chars} characters of JSON`)
+      return
+    }
+    if (json === undefined) {
+      this.result = {}
+      return
+    }
+    let value: JsonValue
+    try {
+      value = JSON.parse(json) as JsonValue
+    } catch {
+      this.fail('invalid-output', 'the return value is not JSON')
+      return
+    }
+    const rendered = renderValue(value)
+    const total = this.logBytes + (rendered === '' ? 0 : Buffer.byteLength(rendered) + (this.logs.length > 0 ? 1 : 0))
+    if (total > this.a.limits.outputBytes) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: printed lines and the return value come to ${total} bytes`)
+      return
+    }
+    this.result = { value }
+  }
+
+  // ---- host functions (called from inside an entry) ----------------------------------------
+
+  private hostPrint(lineHandle: QuickJSHandle): void {
+    if (this.failure !== undefined || this.ctx === undefined) return
+    const line = this.ctx.getString(lineHandle)
+    const bytes = Buffer.byteLength(line)
+    const next = this.logBytes + bytes + (this.logs.length > 0 ? 1 : 0)
+    if (next > this.a.limits.outputBytes) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded by printed lines`)
+      return
+    }
+    this.logs.push(line)
+    this.logBytes = next
+  }
+
+  private hostCall(nameHandle: QuickJSHandle, jsonHandle: QuickJSHandle): QuickJSHandle {
+    const ctx = this.ctx as QuickJSContext
+    const deferred = ctx.newPromise()
+    const name = ctx.getString(nameHandle)
+    const label = accessor(name)
+    const reject = (rejection: GuestRejection): QuickJSHandle => {
+      const h = this.rejectionHandle(rejection)
+      deferred.reject(h)
+      h.dispose()
+      return deferred.handle
+    }
+    if (this.callsClosed || this.failure !== undefined) {
+      return reject({ kind: 'invalid', message: `the program has finished; ${label} was not called` })
+    }
+    const binding = Object.prototype.hasOwnProperty.call(this.bindings, name) ? this.bindings[name] : undefined
+    if (binding === undefined) return reject({ kind: 'invalid', message: `${label} is not a tool of this run` })
+    const json = ctx.getString(jsonHandle)
+    const bytes = Buffer.byteLength(json)
+    if (bytes > this.a.limits.valueBytes) {
+      return reject({ kind: 'limit', message: `the argument of ${label} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` })
+    }
+    if (this.subCalls >= this.a.limits.maxSubCalls) {
+      return reject({
+        kind: 'limit',
+        message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${label} was not called)`,
+      })
+    }
+    let arg: JsonValue
+    try {
+      arg = JSON.parse(json) as JsonValue
+    } catch {
+      return reject({ kind: 'invalid', message: `the argument of ${label} is not JSON` })
+    }
+    this.subCalls++
+    this.inFlight++
+    this.deferreds.add(deferred)
+    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is still open.
+    queueMicrotask(() => this.invoke(binding, name, arg, deferred))
+    return deferred.handle
+  }
+
+  private invoke(binding: HostFunction, name: string, arg: JsonValue, deferred: QuickJSDeferredPromise): void {
+    if (this.finished || this.callsClosed) {
+      this.inFlight--
+      return
+    }
+    this.forwarded++
+    let pending: Promise<JsonValue>
+    try {
+      pending = Promise.resolve(binding(arg))
+    } catch (error) {
+      pending = Promise.reject(error)
+    }
+    pending.then(
+      (value) => this.onHostSettled(deferred, name, true, value),
+      (error: unknown) => this.onHostSettled(deferred, name, false, error),
+    )
+  }
+
+  private onHostSettled(deferred: QuickJSDeferredPromise, name: string, ok: boolean, payload: unknown): void {
+    this.inFlight--
+    if (this.finished) return
+    const limits = this.a.limits
+    const label = accessor(name)
+    if (ok) {
+      let text: string | undefined
+      try {
+        text = JSON.stringify(payload)
+      } catch {
+        text = undefined
+      }
+      if (typeof text !== 'string') {
+        this.queue.push({ deferred, rejection: { kind: 'tool', toolName: name, message: `${label} returned a value that is not JSON` } })
+      } else {
+        const bytes = Buffer.byteLength(text)
+        if (bytes > limits.valueBytes) {
+          this.queue.push({
+            deferred,
+            rejection: { kind: 'limit', message: `the result of ${label} is ${bytes} bytes, over the valueBytes limit of ${limits.valueBytes} bytes` },
+          })
+        } else {
+          this.queue.push({ deferred, text })
+        }
+      }
+    } else {
+      this.queue.push({ deferred, rejection: toolRejection(name, payload, limits.valueBytes) })
+    }
+    this.wake ??= setImmediate(this.onWake)
+  }
+
+  private readonly onWake = (): void => {
+    this.wake = undefined
+    if (this.finished) return
+    this.enter(() => {
+      const ctx = this.ctx as QuickJSContext
+      for (const item of this.queue.splice(0)) {
+        if (this.failure !== undefined) break
+        this.deferreds.delete(item.deferred)
+        if ('text' in item) {
+          const h = ctx.newString(item.text)
+          item.deferred.resolve(h)
+          h.dispose()
+        } else {
+          const h = this.rejectionHandle(item.rejection)
+          item.deferred.reject(h)
+          h.dispose()
+        }
+        item.deferred.dispose()
+      }
+      if (this.failure === undefined) this.drainAndCheck()
+    })
+  }
+
+  private rejectionHandle(rejection: GuestRejection): QuickJSHandle {
+    const ctx = this.ctx as QuickJSContext
+    const obj = ctx.newObject()
+    for (const [key, value] of Object.entries(rejection)) {
+      if (typeof value !== 'string') continue
+      const h = ctx.newString(value)
+      ctx.setProp(obj, key, h)
+      h.dispose()
+    }
+    return obj
+  }
+
+  // ---- failures ----------------------------------------------------------------------------
+
+  /** Describes a thrown guest value with the prelude (one line, truncated). */
+  private describe(errorHandle: QuickJSHandle): string {
+    const ctx = this.ctx
+    if (ctx === undefined || this.describeFn === undefined) return 'Uncaught exception'
+    const described = ctx.callFunction(this.describeFn, ctx.undefined, errorHandle)
+    if (described.error !== undefined) {
+      described.error.dispose()
+      return 'Uncaught exception (it could not be described)'
+    }
+    const text = ctx.typeof(described.value) === 'string' ? ctx.getString(described.value) : 'Uncaught exception'
+    described.value.dispose()
+    return text
+  }
+
+  private fail(kind: RunError['kind'], message: string): void {
+    this.failure ??= { kind, message }
+  }
+
+  private failWith(description: string): void {
+    this.failure ??= classify(description, this.a.limits.memoryBytes, this.capReached())
+  }
+
+  private computeTimeout(): RunError {
+    return { kind: 'timeout', message: `compute time limit of ${this.a.limits.computeMs} ms exceeded` }
+  }
+
+  private wallTimeout(): RunError {
+    const waiting =
+      this.inFlight > 0
+        ? ` (${this.inFlight} tool call${this.inFlight === 1 ? '' : 's'} still running)`
+        : !this.inEntry && this.queue.length === 0
+          ? ' (the program was waiting on a promise that can never settle)'
+          : ''
+    return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
+  }
+
+  /** The timeout of a watchdog stop: whichever budget the stopped entry ran out of. */
+  private timeoutError(): RunError {
+    const now = performance.now()
+    const compute = this.computeUsed + (this.entryStart === undefined ? 0 : now - this.entryStart)
+    return compute >= this.a.limits.computeMs || now < this.wallDeadline ? this.computeTimeout() : this.wallTimeout()
+  }
+
+  private hostError(error: unknown): RunError {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return { kind: 'exception', message: 'InternalError: stack overflow' }
+    }
+    if (this.capReached()) {
+      return { kind: 'memory', message: `memory limit of ${this.a.limits.memoryBytes} bytes exceeded` }
+    }
+    return { kind: 'exception', message: `sandbox internal error: ${clip(messageOf(error), MAX_MESSAGE_CHARS)}` }
+  }
+
+  private readonly onWallTimeout = (): void => {
+    this.wallTimer = undefined
+    if (this.finished) return
+    this.failure ??= this.wallTimeout()
+    if (!this.inEntry) this.finish()
+  }
+
+  private readonly onAbort = (): void => {
+    if (this.finished) return
+    this.failure ??= abortError(this.a.input.signal)
+    if (!this.inEntry) this.finish()
+  }
+
+  // ---- settlement --------------------------------------------------------------------------
+
+  private finish(): void {
+    if (this.finished) return
+    this.finished = true
+    this.callsClosed = true
+    if (this.wallTimer !== undefined) clearTimeout(this.wallTimer)
+    if (this.wake !== undefined) clearImmediate(this.wake)
+    this.wallTimer = undefined
+    this.wake = undefined
+    this.a.input.signal.removeEventListener('abort', this.onAbort)
+    try {
+      this.a.input.onSettle?.()
+    } catch {
+      // The settle hook must not disturb the run's result.
+    }
+    const oom = this.failure?.kind === 'memory'
+    const disposed = this.dispose()
+    this.a.pool.release(this.a.entry, disposed && !oom)
+    const stats = { subCalls: this.forwarded, computeMs: this.computeUsed, wallMs: performance.now() - this.a.started }
+    const logs = this.logs
+    if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
+    else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
+    else this.a.resolve({ logs, stats })
+  }
+
+  /** Frees every handle, the context and the runtime. `false` when the instance must not be reused. */
+  private dispose(): boolean {
+    if (this.poisoned) return false
+    try {
+      for (const deferred of this.deferreds) deferred.dispose()
+      this.deferreds.clear()
+      for (const item of this.queue.splice(0)) item.deferred.dispose()
+      for (const handle of this.handles) if (handle.alive) handle.dispose()
+      this.handles.length = 0
+      this.ctx?.dispose()
+      this.rt?.dispose()
+      return true
+    } catch {
+      return false
+    }
+  }
+}
+
+/**
+ * Kind of an uncaught guest exception. QuickJS reports exhaustion as `InternalError: out of
+ * memory`; when even that error cannot be allocated it throws `null`, which counts as memory
+ * only if the WebAssembly memory hit its cap during the run.
+ */
+function classify(description: string, memoryBytes: number, capReached: boolean): RunError {
+  if (description === 'InternalError: out of memory' || (capReached && description === 'Uncaught null')) {
+    return { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` }
+  }
+  return { kind: 'exception', message: description }
+}
+
+function toolRejection(name: string, payload: unknown, maxChars: number): GuestRejection {
+  const p = payload as { name?: unknown; toolName?: unknown; message?: unknown } | null | undefined
+  if (p !== null && typeof p === 'object') {
+    const toolName = p.name === 'ToolCallError' && typeof p.toolName === 'string' ? p.toolName : name
+    const message = typeof p.message === 'string' ? p.message : safeString(p)
+    return { kind: 'tool', toolName, message: clip(message, maxChars) }
+  }
+  return { kind: 'tool', toolName: name, message: clip(safeString(payload), maxChars) }
+}
+
+/** The `abort` failure for `signal` (its reason's message when it is an Error other than AbortError). */
+export function abortError(signal: AbortSignal): RunError {
+  const reason: unknown = signal.reason
+  const detail = reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? `: ${reason.message}` : ''
+  return { kind: 'abort', message: `the run was aborted${detail}` }
+}
+
+function accessor(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
+}
+
+/** The message of an error or the text of any thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : safeString(error)
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value)
+  } catch {
+    return 'unknown error'
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text
+}
