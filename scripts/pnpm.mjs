@@ -1,0 +1,10 @@
+#!/usr/bin/env node
+// Runs the pinned pnpm (via npx) with the given arguments, so root scripts work on a machine
+// that has only Node 20 and npm. Exits with pnpm's exit code.
+import { spawnSync } from 'node:child_process'
+
+const result = spawnSync('npx', ['-y', 'pnpm@12.4.2', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' },
+})
+process.exit(result.status ?? 1)
