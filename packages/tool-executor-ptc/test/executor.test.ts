@@ -136,11 +136,20 @@ describe('the bridge', () => {
     const pending = h.execute([
       runCall('await Promise.all([1, 2, 3, 4].map((i) => tools.gated({ id: String(i) }))); await Promise.all([tools.gated({ id: "x", exclusive: true }), tools.gated({ id: "y" })]); return "done"'),
     ])
-    for (let n = 1; n <= 6; n++) {
-      await gate.started(n)
-      await tick()
+    await gate.started(2)
+    await tick()
+    expect(gate.live).toBe(2) // 3 and 4 are queued, not failed
+    for (let n = 3; n <= 4; n++) {
       gate.release(gate.waiting[0]!)
+      await gate.started(n)
     }
+    gate.releaseAll()
+    await gate.started(5)
+    await tick()
+    expect(gate.waiting).toEqual(['run1:code:5']) // the exclusive call runs alone; y waits behind it
+    gate.release('run1:code:5')
+    await gate.started(6)
+    gate.releaseAll()
     const [r] = await pending
     expect(text(r!)).toBe('done')
     expect(gate.peak).toBe(2)

@@ -15,12 +15,30 @@ export function call(name: string, args: JsonValue | string = {}, callId?: strin
   return { callId: callId ?? `call_${++counter}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }
 }
 
-/** `n` calls of `name`, ids `<prefix>0…`, arguments from `args(i)`. */
+/**
+ * A raw call whose arguments are an already-parsed JSON value, as providers that send objects
+ * emit them (Anthropic `tool_use.input`, Gemini `functionCall.args`).
+ *
+ * @example objectCall('read', { path: 'a' }, 'c1') // { callId: 'c1', name: 'read', arguments: { path: 'a' } }
+ */
+export function objectCall(name: string, args: JsonValue, callId?: string): RawToolCall {
+  return { callId: callId ?? `call_${++counter}`, name, arguments: args }
+}
+
+/**
+ * `n` calls of `name`, ids `<prefix>0…`, arguments from `args(i)`.
+ *
+ * @example calls('echo', 3, (i) => ({ text: String(i) })) // ids c0, c1, c2
+ */
 export function calls(name: string, n: number, args: (i: number) => JsonValue = () => ({}), prefix = 'c'): RawToolCall[] {
   return Array.from({ length: n }, (_, i) => call(name, args(i), `${prefix}${i}`))
 }
 
-/** Resets the automatic id counter (for deterministic ids across tests). */
+/**
+ * Resets the automatic id counter (for deterministic ids across tests).
+ *
+ * @example resetCallIds(); call('echo').callId // 'call_1'
+ */
 export function resetCallIds(): void {
   counter = 0
 }

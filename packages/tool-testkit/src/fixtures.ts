@@ -5,7 +5,11 @@
  */
 import { defineTool, type JsonValue, type ToolExecution } from '@deepseek-ai/dsh-tools'
 
-/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is always cleared. */
+/**
+ * Resolves after `ms`, or rejects with the signal's reason when it aborts first. The timer is always cleared.
+ *
+ * @example await sleep(20, exec.signal) // inside a body: cancellable wait
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
@@ -40,6 +44,14 @@ export function echoTool(options: { name?: string; parallel?: boolean } = {}) {
 /**
  * Records live and peak concurrency and the start/end order of gated bodies, and holds each
  * body until the test releases it (or its signal aborts, which releases it with an abort).
+ *
+ * @example
+ * const gate = new Gate()
+ * h.ctx.tools.register(gatedTool(gate))
+ * const pending = h.execute([call('gated', {}, 'a'), call('gated', {}, 'b')])
+ * await gate.started(2)          // both bodies are running
+ * gate.release('b'); gate.release('a', 'fail')
+ * await pending                  // gate.ends → ['b', 'a'], gate.peak → 2
  */
 export class Gate {
   /** Bodies running now. */
@@ -117,6 +129,8 @@ export class Gate {
  * A tool whose body blocks on a {@link Gate}. `gated({ id })` returns `{ id }` once released;
  * a `fail` release throws `Error('gated <id> failed')`. Parallel-safe unless `parallel: false`
  * (or the call passes `exclusive: true`).
+ *
+ * @example h.ctx.tools.register(gatedTool(gate, { name: 'gated_x', parallel: false }))
  */
 export function gatedTool(gate: Gate, options: { name?: string; parallel?: boolean } = {}) {
   return defineTool({
@@ -134,7 +148,11 @@ export function gatedTool(gate: Gate, options: { name?: string; parallel?: boole
   })
 }
 
-/** `slow({ ms })` sleeps `ms` (default `defaultMs`) observing its signal, then returns `slept <ms>ms`. */
+/**
+ * `slow({ ms })` sleeps `ms` (default `defaultMs`) observing its signal, then returns `slept <ms>ms`.
+ *
+ * @example h.ctx.tools.register(slowTool({ defaultMs: 1_000 })) // with a ManualClock: clock.settle(h.execute(...))
+ */
 export function slowTool(options: { name?: string; defaultMs?: number; parallel?: boolean } = {}) {
   return defineTool({
     name: options.name ?? 'slow',
@@ -150,7 +168,11 @@ export function slowTool(options: { name?: string; defaultMs?: number; parallel?
   })
 }
 
-/** `fail({ message? })` throws `new Error(message)` (default `boom`). */
+/**
+ * `fail({ message? })` throws `new Error(message)` (default `boom`): `TOOL_FAILED`, the model sees `Error: boom`.
+ *
+ * @example h.ctx.tools.register(failingTool({ message: 'disk full' }))
+ */
 export function failingTool(options: { name?: string; message?: string; parallel?: boolean } = {}) {
   return defineTool({
     name: options.name ?? 'fail',
@@ -164,7 +186,11 @@ export function failingTool(options: { name?: string; message?: string; parallel
   })
 }
 
-/** A tool whose body throws `make()` — any value, Error or not (bug case B17). */
+/**
+ * A tool whose body throws `make()` — any value, Error or not (bug case B17).
+ *
+ * @example h.ctx.tools.register(throwingTool(() => undefined, { name: 'throws_undefined' })) // Error: threw undefined
+ */
 export function throwingTool(make: (exec: ToolExecution) => unknown, options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'throws',
@@ -177,7 +203,13 @@ export function throwingTool(make: (exec: ToolExecution) => unknown, options: { 
   })
 }
 
-/** A body that ignores its signal: sleeps `ms` regardless, records when it really ended. */
+/**
+ * A body that ignores its signal: sleeps `ms` regardless, records when it really ended.
+ *
+ * @example
+ * const { tool, finished } = signalIgnoringTool({ ms: 15 })
+ * h.ctx.tools.register(tool) // after an abort the batch still waits; finished lists the call ids
+ */
 export function signalIgnoringTool(options: { name?: string; ms?: number; parallel?: boolean } = {}) {
   const finished: string[] = []
   const tool = defineTool({
@@ -195,10 +227,63 @@ export function signalIgnoringTool(options: { name?: string; ms?: number; parall
   return { tool, finished }
 }
 
-/** A 1×1 PNG, base64. */
+/**
+ * `hang()` waits until its signal aborts, then rejects with the signal's reason: the
+ * cooperative victim of a timeout or a caller abort (no timer of its own, so it works with
+ * any clock). Parallel-safe unless `parallel: false`.
+ *
+ * @example
+ * h.ctx.tools.register(hangTool({ timeoutMs: 50 }))   // with TimeoutPolicy: TOOL_TIMEOUT
+ */
+export function hangTool(options: { name?: string; parallel?: boolean; timeoutMs?: number } = {}) {
+  return defineTool({
+    name: options.name ?? 'hang',
+    description: 'Waits until cancelled.',
+    parameters: {},
+    output: { schema: { type: 'null' }, render: () => [] },
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    isConcurrencySafe: () => options.parallel ?? true,
+    execute: (_args, exec): Promise<null> =>
+      new Promise<null>((_resolve, reject) => {
+        const signal = exec.signal
+        if (signal.aborted) return reject(signal.reason)
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true })
+      }),
+  })
+}
+
+/**
+ * `badOutput({ kind? })` returns a JSON value that violates its declared output schema
+ * (`{ count: integer }`): `kind: 'type'` (default) returns `{ count: 'three' }`, `'missing'`
+ * returns `{}`. The call fails as `INVALID_TOOL_OUTPUT` naming the pointer (`/count`).
+ *
+ * @example await h.execute([call('badOutput', { kind: 'missing' })]) // Error: Tool "badOutput" returned an invalid value: /count: is required
+ */
+export function invalidOutputTool(options: { name?: string } = {}) {
+  return defineTool({
+    name: options.name ?? 'badOutput',
+    description: 'Returns a value that breaks its own output schema.',
+    parameters: { kind: { type: 'string', enum: ['type', 'missing'] } },
+    output: { schema: { type: 'object', properties: { count: { type: 'integer', required: true } } }, render: (_a, v) => [{ type: 'text', text: String(v.count) }] },
+    isConcurrencySafe: () => true,
+    execute(args) {
+      return (args.kind === 'missing' ? {} : { count: 'three' }) as unknown as { count: number }
+    },
+  })
+}
+
+/**
+ * A 1×1 PNG, base64 (what {@link imageTool} returns).
+ *
+ * @example expect(result.content[0]).toEqual({ type: 'image', data: TINY_PNG_BASE64, mimeType: 'image/png' })
+ */
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
-/** `image({ caption? })` returns `{ mimeType, data, caption }` rendered as an image block plus caption text. */
+/**
+ * `image({ caption? })` returns `{ mimeType, data, caption }` rendered as an image block plus caption text.
+ *
+ * @example h.ctx.tools.register(imageTool()) // content: [{ type: 'image', … }, { type: 'text', text: 'a dot' }]
+ */
 export function imageTool(options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'image',
@@ -213,7 +298,11 @@ export function imageTool(options: { name?: string } = {}) {
   })
 }
 
-/** `large({ chars?, lines? })` returns a string of exactly `chars` characters (default 100,000) spread over `lines` lines. */
+/**
+ * `large({ chars?, lines? })` returns a string of exactly `chars` characters (default 100,000) spread over `lines` lines.
+ *
+ * @example await h.execute([call('large', { chars: 5_000_000, lines: 100_000 })]) // the model sees the capped content
+ */
 export function largeOutputTool(options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'large',
@@ -231,7 +320,11 @@ export function largeOutputTool(options: { name?: string } = {}) {
   })
 }
 
-/** `lossy({ kind })` returns a value JSON cannot carry: `undefined`, `bigint`, `cycle`, `function`, `nan`, `date`. */
+/**
+ * `lossy({ kind })` returns a value JSON cannot carry: `undefined`, `bigint`, `cycle`, `function`, `nan`, `date`.
+ *
+ * @example await h.execute([call('lossy', { kind: 'cycle' })]) // INVALID_TOOL_OUTPUT: /self is a circular reference
+ */
 export function nonLosslessTool(options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'lossy',

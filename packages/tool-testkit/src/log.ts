@@ -15,8 +15,10 @@ export type SessionEventOf<T extends SessionEvent['type']> = Extract<SessionEven
  * log.ofType('tool/result').map((e) => e.callId)
  */
 export class MemorySessionLog implements SessionLog {
+  /** Every appended event, in order (each frozen). */
   readonly events: SessionEvent[] = []
 
+  /** Appends a frozen shallow copy of `event`. */
   append(event: SessionEvent): void {
     this.events.push(Object.freeze({ ...event }))
   }
@@ -36,6 +38,32 @@ export class MemorySessionLog implements SessionLog {
     return this.events.map((e) => `${e.type}:${e.callId}`)
   }
 
+  /** The `tool/call` events, in append (model) order. */
+  calls(): SessionEventOf<'tool/call'>[] {
+    return this.ofType('tool/call')
+  }
+
+  /** The `tool/result` events, in append (model) order. */
+  results(): SessionEventOf<'tool/result'>[] {
+    return this.ofType('tool/result')
+  }
+
+  /** The `tool/result` event of `callId`, if one was appended. */
+  resultFor(callId: string): SessionEventOf<'tool/result'> | undefined {
+    return this.results().find((e) => e.callId === callId)
+  }
+
+  /**
+   * `[callId, outcome]` per `tool/result`, outcome `ok` or the failure's code — a compact
+   * fingerprint of a batch's outcomes.
+   *
+   * @example log.outcomes() // [['c1', 'ok'], ['c2', 'INVALID_ARGS']]
+   */
+  outcomes(): [string, string][] {
+    return this.results().map((e) => [e.callId, e.isError ? (e.error?.info?.code ?? 'error') : 'ok'])
+  }
+
+  /** Forgets every event. */
   clear(): void {
     this.events.length = 0
   }
