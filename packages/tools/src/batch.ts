@@ -34,8 +34,28 @@ class Pool {
   private running = 0
   private exclusive = false
   private waiter: { parallel: boolean; resolve: (ok: boolean) => void } | undefined
+  /**
+   * The signal carrying the pool's one abort listener. It stays attached from the first wait
+   * until the pool is idle rather than being added and removed around every wait (each
+   * EventTarget add/remove pair cost ~2 µs per exclusive call; docs/benchmarks.md, "Optimisations").
+   */
+  private watched: AbortSignal | undefined
+  private readonly onAbort = (): void => {
+    this.watched = undefined
+    const waiter = this.waiter
+    if (waiter !== undefined) {
+      this.waiter = undefined
+      waiter.resolve(false)
+    }
+  }
 
   constructor(private readonly max: number) {}
+
+  private unwatch(): void {
+    if (this.watched === undefined) return
+    this.watched.removeEventListener('abort', this.onAbort)
+    this.watched = undefined
+  }
 
   private fits(parallel: boolean): boolean {
     return parallel ? !this.exclusive && this.running < this.max : this.running === 0
@@ -48,19 +68,13 @@ class Pool {
       return true
     }
     if (signal.aborted) return false
+    if (this.watched !== signal) {
+      this.unwatch()
+      signal.addEventListener('abort', this.onAbort, { once: true })
+      this.watched = signal
+    }
     return new Promise<boolean>((resolve) => {
-      const onAbort = (): void => {
-        this.waiter = undefined
-        resolve(false)
-      }
-      signal.addEventListener('abort', onAbort, { once: true })
-      this.waiter = {
-        parallel,
-        resolve: (ok) => {
-          signal.removeEventListener('abort', onAbort)
-          resolve(ok)
-        },
-      }
+      this.waiter = { parallel, resolve }
     })
   }
 
@@ -77,6 +91,8 @@ class Pool {
       this.waiter = undefined
       this.take(waiter.parallel)
       waiter.resolve(true)
+    } else if (waiter === undefined && this.running === 0) {
+      this.unwatch()
     }
   }
 }
@@ -130,9 +146,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
         host.report('session log', error)
       }
     }
-    if (state.exec !== undefined && state.draft === undefined) {
-      options.onCallStart?.(state.call, state.exec.arguments)
-    }
+    options.onCallStart?.(state.call, state.exec?.arguments ?? state.call.arguments)
     let dispatched: Promise<void>
     if (state.draft !== undefined) {
       dispatched = RESOLVED

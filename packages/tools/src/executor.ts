@@ -132,7 +132,7 @@ export interface RunnerOptions {
    * complete pipeline like registered tools but are not registered anywhere.
    */
   readonly local?: (name: string) => AnyToolDefinition | undefined
-  /** Observer of each call's lifecycle, for log-only inner events (PTC). */
+  /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }
 

@@ -74,6 +74,8 @@ interface Registration {
   readonly when: ToolCondition | undefined
   readonly owner: string
   readonly seq: number
+  /** The execution lookup's answer for this registration (one frozen object, not one per call). */
+  readonly found: { readonly definition: AnyToolDefinition; readonly parameters: JsonSchemaNode }
 }
 
 type Mask = (name: string, definition: AnyToolDefinition) => boolean
@@ -90,6 +92,8 @@ interface Visible {
   readonly version: number
   readonly list: readonly Registration[]
   readonly byName: ReadonlyMap<string, Registration>
+  /** `list` by name, in list order: the pins of a set that admitted every tool (built on first use). */
+  allPinned?: ReadonlyMap<string, Registration>
 }
 
 const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
@@ -263,7 +267,7 @@ export class ToolRegistry extends Service {
           { toolName: name },
         )
       }
-      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++ }
+      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: Object.freeze({ definition, parameters: schema.parameters }) }
       layer.byName.set(name, reg)
       this._version++
       try {
@@ -460,9 +464,17 @@ export class ToolRegistry extends Service {
       if ('error' in v) throw new ToolActivationError(v.reg.definition.name, v.error)
       if (!v.ok) rejected.add(v.reg)
     }
-    const pinned = new Map<string, Registration>()
-    for (const reg of visible.list) if (!rejected.has(reg)) pinned.set(reg.definition.name, reg)
-    return new ToolSet(this, scope, pinned, input)
+    // A set that admits every visible tool shares one read-only map per visible version
+    // instead of copying thousands of entries per step (docs/benchmarks.md, "Optimisations").
+    let pinned: ReadonlyMap<string, Registration>
+    if (rejected.size === 0) {
+      pinned = visible.allPinned ??= new Map(visible.list.map((reg) => [reg.definition.name, reg]))
+    } else {
+      const some = new Map<string, Registration>()
+      for (const reg of visible.list) if (!rejected.has(reg)) some.set(reg.definition.name, reg)
+      pinned = some
+    }
+    return new ToolSet(this, scope, pinned, input, visible)
   }
 
   /** @internal Whether `reg` is still the registration `scope` sees under its name. */
@@ -474,7 +486,10 @@ export class ToolRegistry extends Service {
     if (toolSet !== undefined) {
       const set = toolSet as ToolSet
       if (set.disposed) return []
-      const current = this._visibleFor(scope).byName
+      const visible = this._visibleFor(scope)
+      // Nothing changed since the set was resolved and it admitted everything: every pin is current.
+      if (set.visible === visible && set.pinned === visible.allPinned) return [...visible.list]
+      const current = visible.byName
       return [...set.pinned.values()].filter((reg) => current.get(reg.definition.name) === reg)
     }
     const list = this._visibleFor(scope).list
@@ -510,9 +525,9 @@ export class ToolRegistry extends Service {
     if (toolSet !== undefined) {
       const set = toolSet as ToolSet
       const pinned = set.disposed ? undefined : set.pinned.get(name)
-      if (pinned !== undefined && pinned === current) return { definition: pinned.definition, parameters: pinned.schema.parameters }
+      if (pinned !== undefined && pinned === current) return pinned.found
     } else if (current !== undefined && current.when === undefined) {
-      return { definition: current.definition, parameters: current.schema.parameters }
+      return current.found
     }
     return { available: this._admitted(scope, toolSet, false).map((r) => r.definition.name) }
   }
@@ -614,8 +629,10 @@ class ToolSet implements ResolvedToolSet {
   constructor(
     private readonly registry: ToolRegistry,
     readonly scope: Scope,
-    readonly pinned: Map<string, Registration>,
+    readonly pinned: ReadonlyMap<string, Registration>,
     input: ResolveInput,
+    /** The visible set it was resolved from (identity: unchanged registry version). */
+    readonly visible: Visible,
   ) {
     if (input.agent !== undefined) this.agent = input.agent
     if (input.modelSelection !== undefined) this.modelSelection = input.modelSelection
