@@ -36,7 +36,6 @@ export class Deadline {
   readonly signal: AbortSignal
   /** Resolves with the cause when the hard limit expired (see the class comment). */
   readonly expired: Promise<DeadlineCause>
-  readonly #outer: AbortSignal
   readonly #controller = new AbortController()
   readonly #budgetMs: number
   readonly #graceMs: number | undefined
@@ -51,17 +50,20 @@ export class Deadline {
    * @param graceMs the hard-limit grace in ms, or `undefined` when the hard limit is off.
    */
   constructor(outer: AbortSignal, budgetMs: number, graceMs?: number) {
-    this.#outer = outer
     this.#budgetMs = budgetMs
     this.#graceMs = graceMs
-    this.signal = this.#controller.signal
+    // The body's signal follows both the outer signal and the timer. It is derived with
+    // AbortSignal.any, and the deadline listens on that derived signal (its own), never on the
+    // caller's: many concurrent timed calls add no listeners to one caller signal (no
+    // MaxListenersExceededWarning past 10).
+    this.signal = AbortSignal.any([outer, this.#controller.signal])
     this.expired = new Promise<DeadlineCause>((resolve) => {
       this.#expire = resolve
     })
     if (outer.aborted) {
       this.#onOuterAbort()
     } else {
-      outer.addEventListener('abort', this.#onOuterAbort, { once: true })
+      this.signal.addEventListener('abort', this.#onOuterAbort, { once: true })
       this.#timer = setTimeout(this.#onTimer, budgetMs)
     }
   }
@@ -86,25 +88,26 @@ export class Deadline {
     return this.#timer !== undefined
   }
 
-  /** Clears the pending timer and removes the outer listener. Idempotent. */
+  /** Clears the pending timer and removes the listener. Idempotent. */
   dispose(): void {
     this.#disposed = true
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer)
       this.#timer = undefined
     }
-    this.#outer.removeEventListener('abort', this.#onOuterAbort)
+    this.signal.removeEventListener('abort', this.#onOuterAbort)
   }
 
   readonly #onTimer = (): void => {
     this.#timer = undefined
     if (this.#disposed || this.#cause !== undefined) return
     this.#cause = 'timeout'
-    this.#outer.removeEventListener('abort', this.#onOuterAbort)
+    this.signal.removeEventListener('abort', this.#onOuterAbort)
     this.#armGrace()
     this.#controller.abort(timeoutReason(this.#budgetMs))
   }
 
+  /** The derived signal aborted and the timer had not fired: the outer signal came first. */
   readonly #onOuterAbort = (): void => {
     if (this.#disposed || this.#cause !== undefined) return
     this.#cause = 'abort'
@@ -113,7 +116,6 @@ export class Deadline {
       this.#timer = undefined
     }
     this.#armGrace()
-    this.#controller.abort(this.#outer.reason)
   }
 
   #armGrace(): void {
