@@ -59,3 +59,15 @@ test('the demo replays every recorded step and the PTC program with the expected
     log.mockRestore()
   }
 })
+
+test('the demo process exits by itself (no timer, worker or port left holding it open)', async () => {
+  const { execFile } = await import('node:child_process')
+  const repo = fileURLToPath(new URL('../../../', import.meta.url))
+  const outcome = await new Promise<{ code: number | null; signal: string | null; stdout: string }>((resolve) => {
+    execFile(`${repo}node_modules/.bin/tsx`, ['--conditions=dsh-source', 'examples/demo/src/main.ts'], { cwd: repo, timeout: 60_000 }, (error, stdout) => {
+      resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? null), signal: (error as { signal?: string } | null)?.signal ?? null, stdout })
+    })
+  })
+  expect([outcome.code, outcome.signal]).toEqual([0, null])
+  expect(outcome.stdout).toContain('Native vs PTC')
+}, 70_000)

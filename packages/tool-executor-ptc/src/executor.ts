@@ -41,6 +41,18 @@ export interface PtcExecutorConfig {
   readonly runtime?: CodeRuntime
   /** Declarative deadline of `run_code` in ms (enforced when the timeout policy is mounted). */
   readonly timeoutMs?: number
+  /**
+   * Whether the `PtcExecutor` plugin pays the default runtime's start-up (engine worker boot,
+   * WebAssembly compile, ~0.1–1 s once per process) at plugin start instead of on the first
+   * `run_code`. Default `true`.
+   */
+  readonly warmUp?: boolean
+}
+
+/** The PTC executor: a {@link ToolExecutor} whose runtime can be started ahead of the first run. */
+export interface PtcToolExecutor extends ToolExecutor {
+  /** Starts the runtime (when it supports warming up) so the first `run_code` is fast. */
+  warmUp(): Promise<void>
 }
 
 /**
@@ -82,14 +94,15 @@ export function sdkAccessor(name: string): string {
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
  *   `timeoutMs` or limit.
  */
-export function createPtcExecutor(config: PtcExecutorConfig = {}): ToolExecutor {
+export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecutor {
   const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
   const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
   const limits = validateLimits(config.limits ?? {})
   if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > 2_147_483_647)) {
     throw new RangeError(`timeoutMs must be a positive finite number of ms up to 2147483647, got ${String(config.timeoutMs)}`)
   }
-  const runtime = config.runtime ?? createQuickJsRuntime()
+  const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
+  const runtime: CodeRuntime = config.runtime ?? ownRuntime!
   let sdkCache: { key: readonly AnyToolDefinition[]; text: string } | undefined
 
   const sdkFor = (definitions: readonly AnyToolDefinition[], schemas?: readonly ToolSchema[]): string => {
@@ -133,6 +146,13 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): ToolExecutor 
 
   return {
     name: 'ptc',
+    async warmUp() {
+      await ownRuntime?.warmUp(limits.memoryBytes)
+    },
+    /** Unmounting releases the default runtime's idle workers and WebAssembly instances. */
+    dispose() {
+      ownRuntime?.dispose()
+    },
     describe(input: DescribeInput): ExecutorDescription {
       return {
         tools: [RUN_CODE_SCHEMA],

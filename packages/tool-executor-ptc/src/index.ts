@@ -20,15 +20,18 @@ export * from './strip'
 /**
  * The cordis plugin: mounts a PTC executor in the scope of the context it is loaded on.
  * Plugin start fails with a `RangeError` for an invalid config and a `ToolRegistrationError`
- * when that scope already has an executor.
+ * when that scope already has an executor. It waits for the runtime's warm-up unless
+ * `warmUp: false`.
  *
  * @example ctx.plugin(PtcExecutor, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } })
  */
 export const PtcExecutor = {
   name: 'dsh-tool-executor-ptc',
   inject: ['tools'],
-  apply(ctx: Context, config?: PtcExecutorConfig): void {
-    ctx.tools.mount(createPtcExecutor(config))
+  async apply(ctx: Context, config?: PtcExecutorConfig): Promise<void> {
+    const executor = createPtcExecutor(config)
+    ctx.tools.mount(executor)
+    if (config?.warmUp !== false) await executor.warmUp()
   },
 }
 

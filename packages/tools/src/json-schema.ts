@@ -16,9 +16,9 @@
  * (e.g. draft-04) is validated as draft-07.
  */
 import AjvDraft07Import from 'ajv'
-import Ajv2019Import from 'ajv/dist/2019'
-import Ajv2020Import from 'ajv/dist/2020'
-import type AjvCore from 'ajv/dist/core'
+import Ajv2019Import from 'ajv/dist/2019.js'
+import Ajv2020Import from 'ajv/dist/2020.js'
+import type AjvCore from 'ajv/dist/core.js'
 import type { ErrorObject, Options } from 'ajv'
 import addFormatsImport from 'ajv-formats'
 import type { JsonSchemaNode, JsonValue } from './contracts'

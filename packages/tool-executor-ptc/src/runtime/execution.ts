@@ -8,9 +8,10 @@ import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
 import type { RunLimits } from '../limits'
 import { renderValue } from '../render'
+import type { EntryMonitor } from './entry-monitor'
+import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
 import type { ModulePool, SandboxModule } from './module-pool'
-import { preludeCode } from './prelude'
-import type { HostFunction, RunError, RunInput, RunOutput } from './types'
+import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
 
 /** Longest error message a run reports (characters); longer ones are truncated. */
@@ -24,29 +25,30 @@ export interface ExecutionArgs {
   readonly entry: SandboxModule
   readonly pool: ModulePool
   readonly code: string
-  readonly input: RunInput
+  /** `signal` and `onSettle` are used; `bindings` are reached through {@link ExecutionArgs.host}. */
+  readonly input: Pick<RunInput, 'signal' | 'onSettle'>
+  /** Where sub-calls go (in-process bindings, or the main thread when the engine runs in a worker). */
+  readonly host: HostLink
+  /** The prelude source (`preludeCode()`). */
+  readonly prelude: string
   readonly limits: Readonly<Required<RunLimits>>
   readonly started: number
+  /** Guard program entries with the `vm` watchdog (in-process engine only). */
   readonly watchdog: boolean
   readonly graceMs: number
+  /** The heartbeat shared with the main thread (engine in a worker): entries, compute time, abort flag. */
+  readonly monitor?: EntryMonitor
+  /** Called after every entry (the worker forwards printed lines from it). */
+  readonly afterEntry?: () => void
   readonly resolve: (output: RunOutput) => void
 }
 
-/** A rejection the prelude turns into a guest error (`tool` → ToolCallError, `limit` → RangeError, `invalid` → TypeError). */
-interface GuestRejection {
-  readonly kind: 'tool' | 'limit' | 'invalid'
-  readonly toolName?: string
-  readonly message: string
-}
-
-type Settlement =
-  | { readonly deferred: QuickJSDeferredPromise; readonly text: string }
-  | { readonly deferred: QuickJSDeferredPromise; readonly rejection: GuestRejection }
+type Settlement = HostReply & { readonly deferred: QuickJSDeferredPromise }
 
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
 export class Execution {
   private readonly a: ExecutionArgs
-  private readonly bindings: Readonly<Record<string, HostFunction>>
+  private readonly host: HostLink
   private rt: QuickJSRuntime | undefined
   private ctx: QuickJSContext | undefined
   private readonly handles: QuickJSHandle[] = []
@@ -80,9 +82,14 @@ export class Execution {
 
   constructor(args: ExecutionArgs) {
     this.a = args
-    this.bindings = args.input.bindings
+    this.host = args.host
     this.wallDeadline = performance.now() + args.limits.wallMs
     this.growFailuresAtStart = args.entry.growFailures()
+  }
+
+  /** Lines printed so far (the array is live; the worker forwards new lines after each entry). */
+  printed(): readonly string[] {
+    return this.logs
   }
 
   /** Whether the WebAssembly memory refused to grow past its cap during this run. */
@@ -97,6 +104,7 @@ export class Execution {
     // can take a while), and unguarded (no program code runs in it).
     this.enter(() => this.setupContext(), { counted: false, guarded: false })
     this.wallDeadline = performance.now() + this.a.limits.wallMs
+    this.a.monitor?.setWallDeadline(this.a.limits.wallMs)
     this.enter(() => {
       this.startProgram()
       if (this.failure === undefined) this.drainAndCheck()
@@ -119,11 +127,11 @@ export class Execution {
     const ctx = rt.newContext()
     this.ctx = ctx
 
-    const preludeFn = this.keep(this.unwrap(ctx.evalCode(preludeCode(), 'prelude.js'), 'prelude'))
+    const preludeFn = this.keep(this.unwrap(ctx.evalCode(this.a.prelude, 'prelude.js'), 'prelude'))
     const hostCall = this.keep(ctx.newFunction('hostCall', (name, json) => this.hostCall(name, json)))
     const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
     const names = this.keep(ctx.newArray())
-    Object.keys(this.bindings)
+    this.host.names
       .flatMap((name) => [name, accessor(name)])
       .forEach((text, i) => {
         const h = ctx.newString(text)
@@ -195,8 +203,10 @@ export class Execution {
       if (counted) this.entryStart = performance.now()
       fn()
     }
+    const monitor = this.a.monitor
     this.inEntry = true
     try {
+      monitor?.enter(mode.guarded ? this.remainingMs() + this.a.graceMs : undefined, counted)
       if (this.a.watchdog && mode.guarded) runGuarded(timed, this.remainingMs() + this.a.graceMs)
       else timed()
     } catch (error) {
@@ -207,6 +217,12 @@ export class Execution {
       if (this.entryStart !== undefined) this.computeUsed += performance.now() - this.entryStart
       this.entryStart = undefined
       this.inEntry = false
+      monitor?.leave(this.computeUsed)
+    }
+    try {
+      this.a.afterEntry?.()
+    } catch {
+      // Forwarding printed lines must not disturb the run.
     }
     if (this.failure !== undefined || this.result !== undefined) this.finish()
   }
@@ -217,6 +233,10 @@ export class Execution {
 
   private readonly interrupt = (): boolean => {
     if (this.failure !== undefined) return true
+    if (this.a.monitor?.abortRequested() === true) {
+      this.failure = { kind: 'abort', message: 'the run was aborted' }
+      return true
+    }
     const now = performance.now()
     if (this.entryStart !== undefined && this.computeUsed + (now - this.entryStart) > this.a.limits.computeMs) {
       this.failure = this.computeTimeout()
@@ -329,8 +349,7 @@ export class Execution {
     if (this.callsClosed || this.failure !== undefined) {
       return reject({ kind: 'invalid', message: `the program has finished; ${label} was not called` })
     }
-    const binding = Object.prototype.hasOwnProperty.call(this.bindings, name) ? this.bindings[name] : undefined
-    if (binding === undefined) return reject({ kind: 'invalid', message: `${label} is not a tool of this run` })
+    if (!this.host.has(name)) return reject({ kind: 'invalid', message: `${label} is not a tool of this run` })
     const json = ctx.getString(jsonHandle)
     const bytes = Buffer.byteLength(json)
     if (bytes > this.a.limits.valueBytes) {
@@ -352,56 +371,23 @@ export class Execution {
     this.inFlight++
     this.deferreds.add(deferred)
     // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is still open.
-    queueMicrotask(() => this.invoke(binding, name, arg, deferred))
+    queueMicrotask(() => this.invoke(name, arg, json, deferred))
     return deferred.handle
   }
 
-  private invoke(binding: HostFunction, name: string, arg: JsonValue, deferred: QuickJSDeferredPromise): void {
+  private invoke(name: string, arg: JsonValue, json: string, deferred: QuickJSDeferredPromise): void {
     if (this.finished || this.callsClosed) {
       this.inFlight--
       return
     }
     this.forwarded++
-    let pending: Promise<JsonValue>
-    try {
-      pending = Promise.resolve(binding(arg))
-    } catch (error) {
-      pending = Promise.reject(error)
-    }
-    pending.then(
-      (value) => this.onHostSettled(deferred, name, true, value),
-      (error: unknown) => this.onHostSettled(deferred, name, false, error),
-    )
+    void this.host.call(name, arg, json).then((reply) => this.onHostSettled(deferred, reply))
   }
 
-  private onHostSettled(deferred: QuickJSDeferredPromise, name: string, ok: boolean, payload: unknown): void {
+  private onHostSettled(deferred: QuickJSDeferredPromise, reply: HostReply): void {
     this.inFlight--
     if (this.finished) return
-    const limits = this.a.limits
-    const label = accessor(name)
-    if (ok) {
-      let text: string | undefined
-      try {
-        text = JSON.stringify(payload)
-      } catch {
-        text = undefined
-      }
-      if (typeof text !== 'string') {
-        this.queue.push({ deferred, rejection: { kind: 'tool', toolName: name, message: `${label} returned a value that is not JSON` } })
-      } else {
-        const bytes = Buffer.byteLength(text)
-        if (bytes > limits.valueBytes) {
-          this.queue.push({
-            deferred,
-            rejection: { kind: 'limit', message: `the result of ${label} is ${bytes} bytes, over the valueBytes limit of ${limits.valueBytes} bytes` },
-          })
-        } else {
-          this.queue.push({ deferred, text })
-        }
-      }
-    } else {
-      this.queue.push({ deferred, rejection: toolRejection(name, payload, limits.valueBytes) })
-    }
+    this.queue.push({ ...reply, deferred })
     this.wake ??= setImmediate(this.onWake)
   }
 
@@ -469,10 +455,13 @@ export class Execution {
   }
 
   private wallTimeout(): RunError {
+    // In a worker, "running" means the host function has not settled on the main thread (a call
+    // or reply still in transit is not running); in-process the two counts are the same.
+    const running = this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning()
     const waiting =
-      this.inFlight > 0
-        ? ` (${this.inFlight} tool call${this.inFlight === 1 ? '' : 's'} still running)`
-        : !this.inEntry && this.queue.length === 0
+      running > 0
+        ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
+        : !this.inEntry && this.queue.length === 0 && this.inFlight === 0
           ? ' (the program was waiting on a promise that can never settle)'
           : ''
     return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
@@ -519,6 +508,7 @@ export class Execution {
     this.wallTimer = undefined
     this.wake = undefined
     this.a.input.signal.removeEventListener('abort', this.onAbort)
+    this.a.monitor?.leave(this.computeUsed)
     try {
       this.a.input.onSettle?.()
     } catch {
@@ -564,16 +554,6 @@ function classify(description: string, memoryBytes: number, capReached: boolean)
   return { kind: 'exception', message: description }
 }
 
-function toolRejection(name: string, payload: unknown, maxChars: number): GuestRejection {
-  const p = payload as { name?: unknown; toolName?: unknown; message?: unknown } | null | undefined
-  if (p !== null && typeof p === 'object') {
-    const toolName = p.name === 'ToolCallError' && typeof p.toolName === 'string' ? p.toolName : name
-    const message = typeof p.message === 'string' ? p.message : safeString(p)
-    return { kind: 'tool', toolName, message: clip(message, maxChars) }
-  }
-  return { kind: 'tool', toolName: name, message: clip(safeString(payload), maxChars) }
-}
-
 /** The `abort` failure for `signal` (its reason's message when it is an Error other than AbortError). */
 export function abortError(signal: AbortSignal): RunError {
   const reason: unknown = signal.reason
@@ -581,23 +561,8 @@ export function abortError(signal: AbortSignal): RunError {
   return { kind: 'abort', message: `the run was aborted${detail}` }
 }
 
-function accessor(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
-}
-
 /** The message of an error or the text of any thrown value. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : safeString(error)
 }
 
-function safeString(value: unknown): string {
-  try {
-    return String(value)
-  } catch {
-    return 'unknown error'
-  }
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text
-}

@@ -75,8 +75,12 @@ export function memoryCapBytes(memoryBytes: number): number {
 
 let compiled: Promise<object | undefined> | undefined
 
-/** Compiles the WebAssembly binary once per process; `undefined` when it cannot be located (then each instance compiles its own). */
-function compiledModule(): Promise<object | undefined> {
+/**
+ * Compiles the QuickJS WebAssembly binary once per thread; `undefined` when it cannot be located
+ * (then each instance compiles its own). The result is a `WebAssembly.Module`, which can be
+ * posted to a worker thread (see {@link ModulePoolOptions.wasmModule}).
+ */
+export function compiledModule(): Promise<object | undefined> {
   compiled ??= (async () => {
     try {
       const requireFromHere = createRequire(import.meta.url)
@@ -110,11 +114,14 @@ export interface ModulePoolOptions {
    * and memory — no byte of an earlier run's heap is even present — at 1–40 ms per run.
    */
   readonly recycle?: boolean
+  /** A compiled QuickJS `WebAssembly.Module` to instantiate (default: {@link compiledModule}). */
+  readonly wasmModule?: object
 }
 
 /** A pool of QuickJS instances. One instance serves one run at a time. */
 export class ModulePool {
   private readonly recycle: boolean
+  private readonly wasmModule: object | undefined
   private readonly idle: SandboxModule[] = []
   private created = 0
   private dropped = 0
@@ -122,6 +129,7 @@ export class ModulePool {
 
   constructor(options: ModulePoolOptions = {}) {
     this.recycle = options.recycle ?? true
+    this.wasmModule = options.wasmModule
   }
 
   /** Lends an instance whose memory cap is {@link memoryCapBytes}(`memoryBytes`). */
@@ -149,7 +157,7 @@ export class ModulePool {
         }
       },
     })
-    const wasmModule = await compiledModule()
+    const wasmModule = this.wasmModule ?? (await compiledModule())
     const variant = newVariant(RELEASE_SYNC, {
       wasmMemory: memory as never,
       ...(wasmModule === undefined ? {} : { wasmModule: wasmModule as never }),

@@ -9,14 +9,20 @@
  * sandbox, the host parses it, and results travel back the same way, so no host object is ever
  * reachable from the program (bug case B19).
  *
+ * Placement (`thread`): by default the engine runs in a `worker_threads` Worker
+ * (`worker-host.ts`, `worker-main.ts`), so a program never blocks the host event loop (bug case
+ * B20) and a built-in that never polls the interrupt handler is stopped by terminating the
+ * worker, with no per-entry cost. `thread: 'main'` runs the engine on the calling thread, where
+ * such built-ins need the `vm` watchdog (`watchdog.ts`) on every entry.
+ *
  * Concurrency: a sub-call is a synchronous host function that returns a guest promise made with
  * `context.newPromise()`; the binding runs on the host event loop, so concurrent sub-calls
  * overlap. Settled host promises are applied in one batch per event-loop turn (`setImmediate`),
- * which keeps the host responsive even when tools resolve synchronously (bug case B20).
+ * which keeps the engine's thread responsive even when tools resolve synchronously (B20).
  *
- * Limits (see `limits.ts`): compute time through the interrupt handler plus a watchdog for
- * built-ins that never poll it (`watchdog.ts`); wall time through a host timer and the interrupt
- * handler; memory through the allocator limit and a capped WebAssembly memory
+ * Limits (see `limits.ts`): compute time through the interrupt handler, plus the worker
+ * watchdog or the `vm` watchdog for built-ins that never poll it; wall time through a timer and
+ * the interrupt handler; memory through the allocator limit and a capped WebAssembly memory
  * (`module-pool.ts`); output bytes on every printed line and the return value; value bytes on
  * every sub-call argument and result; the sub-call count at the call.
  */
@@ -25,31 +31,57 @@ import { stripProgram } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
 import { preludeCode } from './prelude'
+import { bindingsLink } from './host-call'
 import type { CodeRuntime, RunInput, RunOutput } from './types'
 import { runGuarded } from './watchdog'
+import { WorkerPool } from './worker-host'
 
 export { MAX_MESSAGE_CHARS } from './execution'
 
+/**
+ * Where the QuickJS engine runs.
+ *
+ * - `worker` (default): in a `worker_threads` Worker per running program, reused across runs.
+ *   The host event loop never blocks on a program; a built-in that never polls the interrupt
+ *   handler is stopped by terminating the worker (then replaced). Costs two messages per run
+ *   and per sub-call.
+ * - `main`: on the calling thread. A tight loop blocks the host for up to `computeMs` plus the
+ *   grace; built-ins that never poll need {@link QuickJsRuntimeOptions.watchdog}.
+ */
+export type QuickJsThread = 'worker' | 'main'
+
 /** Options of {@link createQuickJsRuntime}. */
 export interface QuickJsRuntimeOptions {
+  /** Where the engine runs (default `worker`, or `main` when {@link QuickJsRuntimeOptions.pool} is given). */
+  readonly thread?: QuickJsThread
   /**
-   * Guard every entry into the sandbox with Node's `vm` watchdog (default `true`). Without it a
-   * built-in that loops in C (`Array(2 ** 32 - 1).join('')`, huge BigInt arithmetic) blocks the
-   * host until it ends. Costs one thread start and join per entry: ≈0.1 ms on an idle machine,
-   * up to ≈2 ms under heavy CPU contention (measured); one entry per run plus one per batch of
-   * settled sub-calls.
+   * `thread: 'main'` only: guard every entry into the sandbox with Node's `vm` watchdog
+   * (default `true`). Without it a built-in that loops in C (`Array(2 ** 32 - 1).join('')`,
+   * huge BigInt arithmetic) blocks the host until it ends. Costs one thread start and join per
+   * entry — one entry per run plus one per batch of settled sub-calls: measured 0.3 ms per
+   * entry on a loaded 2-core machine, 7–10 ms per trivial run through the pipeline.
    */
   readonly watchdog?: boolean
-  /** Added to the remaining compute/wall budget to form the watchdog budget of an entry (ms, default 50). */
+  /**
+   * Added to the remaining compute/wall budget to form the deadline of an entry (ms, default
+   * 50): past it the worker is terminated (`worker`) or the `vm` watchdog fires (`main`). With
+   * `worker` it is also how long an aborted run may take to stop before its worker is terminated.
+   */
   readonly watchdogGraceMs?: number
-  /** The instance pool; runtimes may share one. Default: a pool of their own. */
+  /** `thread: 'main'` only: the instance pool; runtimes may share one. Default: a pool of their own. */
   readonly pool?: ModulePool
+  /** Reuse healthy QuickJS instances (default `true`; see `ModulePoolOptions.recycle`). */
+  readonly recycle?: boolean
 }
 
 /** Counters of a {@link QuickJsCodeRuntime}. */
 export interface QuickJsRuntimeStats {
   /** Runs started and not yet settled. */
   readonly activeRuns: number
+  /** Where the engine runs. */
+  readonly thread: QuickJsThread
+  /** Engine workers started so far (0 with `thread: 'main'`): one per concurrent run, plus replacements of terminated ones. */
+  readonly workersStarted: number
   /** The instance pool's counters. */
   readonly modules: ModulePoolStats
 }
@@ -61,12 +93,15 @@ export interface QuickJsCodeRuntime extends CodeRuntime {
   /** Current counters (tests, diagnostics). */
   stats(): QuickJsRuntimeStats
   /**
-   * Optional: compiles the WebAssembly binary, starts esbuild, prepares the prelude and the
-   * watchdog, and readies one instance for runs with `memoryBytes` (default: the default
-   * limit), so the first run does not pay for them (≈200 ms cold, measured).
+   * Optional: compiles the WebAssembly binary, starts esbuild, prepares the prelude, starts the
+   * engine worker (or the `vm` watchdog), and readies one instance for runs with `memoryBytes`
+   * (default: the default limit), so the first run does not pay for them.
    */
   warmUp(memoryBytes?: number): Promise<void>
-  /** Drops idle WebAssembly instances; running programs are not affected. */
+  /**
+   * Drops idle WebAssembly instances and terminates idle engine workers; running programs are
+   * not affected (their workers are terminated when they settle). The runtime stays usable.
+   */
   dispose(): void
 }
 
@@ -77,9 +112,16 @@ export interface QuickJsCodeRuntime extends CodeRuntime {
  * `RunErrorKind`.
  */
 export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): QuickJsCodeRuntime {
-  const pool = options.pool ?? new ModulePool()
+  const thread: QuickJsThread = options.thread ?? (options.pool === undefined ? 'worker' : 'main')
+  if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${JSON.stringify(thread)}`)
+  if (thread === 'worker' && options.pool !== undefined) throw new RangeError('pool applies to thread "main" only (each engine worker keeps its own pool)')
+  const recycle = options.recycle ?? true
+  const pool = options.pool ?? new ModulePool({ recycle })
   const watchdog = options.watchdog ?? true
   const graceMs = options.watchdogGraceMs ?? 50
+  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`watchdogGraceMs must be a finite number of ms >= 0, got ${String(graceMs)}`)
+  let workers: WorkerPool | undefined
+  const workerPool = (): WorkerPool => (workers ??= new WorkerPool({ prelude: preludeCode(), graceMs, recycle }))
   let activeRuns = 0
 
   const start = async (input: RunInput, started: number): Promise<RunOutput> => {
@@ -92,6 +134,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     const stripped = stripProgram(input.program)
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
+    if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, started })
     let entry: SandboxModule
     try {
       entry = await pool.acquire(limits.memoryBytes)
@@ -103,7 +146,8 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
       return { logs: [], error: abortError(input.signal) }
     }
     return new Promise<RunOutput>((resolve) => {
-      new Execution({ entry, pool, code: stripped.code, input, limits, started, watchdog, graceMs, resolve }).start()
+      const host = bindingsLink(input.bindings, limits.valueBytes)
+      new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, started, watchdog, graceMs, resolve }).start()
     })
   }
 
@@ -120,14 +164,26 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     language: 'typescript',
     isolation: 'wasm',
     run,
-    stats: () => ({ activeRuns, modules: pool.stats() }),
+    stats: () => ({
+      activeRuns,
+      thread,
+      workersStarted: workers?.workersStarted() ?? 0,
+      modules: thread === 'worker' ? (workers?.stats() ?? pool.stats()) : pool.stats(),
+    }),
     warmUp: async (memoryBytes = DEFAULT_RUN_LIMITS.memoryBytes) => {
       stripProgram('return 0')
       preludeCode()
+      if (thread === 'worker') {
+        await workerPool().warmUp(memoryBytes)
+        return
+      }
       if (watchdog) runGuarded(() => undefined, 1_000)
       pool.release(await pool.acquire(memoryBytes), true)
     },
-    dispose: () => pool.clear(),
+    dispose: () => {
+      pool.clear()
+      workers?.dispose()
+    },
   }
 }
 

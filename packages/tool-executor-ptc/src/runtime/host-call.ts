@@ -1,0 +1,99 @@
+/**
+ * The host side of one sub-call, shared by both engine placements (`quickjs.ts`): it turns a
+ * binding's settlement into a {@link HostReply} — the JSON text of the result, or the rejection
+ * the prelude rethrows in the guest. In-process the engine calls {@link callBinding} directly;
+ * with the engine in a worker thread the main thread calls it and posts the reply, so the
+ * checks (JSON-ness, `valueBytes`) and messages are identical in both.
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import type { HostFunction } from './types'
+
+/** A rejection the prelude turns into a guest error (`tool` → ToolCallError, `limit` → RangeError, `invalid` → TypeError). */
+export interface GuestRejection {
+  readonly kind: 'tool' | 'limit' | 'invalid'
+  readonly toolName?: string
+  readonly message: string
+}
+
+/** How a sub-call settled, as the guest receives it: JSON text of the result, or a rejection. */
+export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection }
+
+/**
+ * Where an engine sends the sub-calls of one run. `has` is checked synchronously at the call;
+ * `call` receives the argument both parsed and as the JSON text the guest produced (checked
+ * against `valueBytes` already) and never rejects.
+ */
+export interface HostLink {
+  /** The tool names, in the order the guest's `tools` object lists them. */
+  readonly names: readonly string[]
+  has(name: string): boolean
+  call(name: string, arg: JsonValue, json: string): Promise<HostReply>
+}
+
+/** A {@link HostLink} over in-process bindings. */
+export function bindingsLink(bindings: Readonly<Record<string, HostFunction>>, valueBytes: number): HostLink {
+  return {
+    names: Object.keys(bindings),
+    has: (name) => Object.prototype.hasOwnProperty.call(bindings, name),
+    call: (name, arg) => callBinding(bindings[name] as HostFunction, name, arg, valueBytes),
+  }
+}
+
+/**
+ * Invokes `binding` with `arg` and converts its settlement into a {@link HostReply}: a result
+ * that is not JSON is a `tool` rejection (`tools.x returned a value that is not JSON`), one over
+ * `valueBytes` UTF-8 bytes a `limit` rejection; a failure is a `tool` rejection carrying the
+ * failure's `toolName` (when it is ToolCallError-like) and message clipped to `valueBytes`
+ * characters. Never rejects.
+ */
+export async function callBinding(binding: HostFunction, name: string, arg: JsonValue, valueBytes: number): Promise<HostReply> {
+  let payload: unknown
+  try {
+    payload = await binding(arg)
+  } catch (error) {
+    return { rejection: toolRejection(name, error, valueBytes) }
+  }
+  const label = accessor(name)
+  let text: string | undefined
+  try {
+    text = JSON.stringify(payload)
+  } catch {
+    text = undefined
+  }
+  if (typeof text !== 'string') return { rejection: { kind: 'tool', toolName: name, message: `${label} returned a value that is not JSON` } }
+  const bytes = Buffer.byteLength(text)
+  if (bytes > valueBytes) {
+    return { rejection: { kind: 'limit', message: `the result of ${label} is ${bytes} bytes, over the valueBytes limit of ${valueBytes} bytes` } }
+  }
+  return { text }
+}
+
+/** The guest rejection of a failed binding (see {@link callBinding}). */
+export function toolRejection(name: string, payload: unknown, maxChars: number): GuestRejection {
+  const p = payload as { name?: unknown; toolName?: unknown; message?: unknown } | null | undefined
+  if (p !== null && typeof p === 'object') {
+    const toolName = p.name === 'ToolCallError' && typeof p.toolName === 'string' ? p.toolName : name
+    const message = typeof p.message === 'string' ? p.message : safeString(p)
+    return { kind: 'tool', toolName, message: clip(message, maxChars) }
+  }
+  return { kind: 'tool', toolName: name, message: clip(safeString(payload), maxChars) }
+}
+
+/** How a program addresses a tool: `tools.name` or `tools["a.b"]`. */
+export function accessor(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
+}
+
+/** `String(value)`, or `unknown error` when that throws. */
+export function safeString(value: unknown): string {
+  try {
+    return String(value)
+  } catch {
+    return 'unknown error'
+  }
+}
+
+/** `text` cut to `max` characters with a `… (truncated)` marker. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text
+}

@@ -1,0 +1,180 @@
+/**
+ * The engine side of the worker placement (`worker-host.ts` is the main-thread side): QuickJS runs
+ * in this worker thread, one run at a time, with the same {@link Execution} as in-process. Sub-calls
+ * travel to the main thread as messages (the JSON text the guest produced) and come back as
+ * {@link HostReply} messages; printed lines are forwarded after every entry that printed, so
+ * the main thread still has them if it has to terminate this worker; sandbox entries, compute
+ * time and the abort flag go through the shared {@link EntryMonitor} (no message).
+ *
+ * This module starts the loop by itself when it is loaded in a worker whose `workerData` carries
+ * {@link WORKER_MARKER}; anywhere else importing it does nothing.
+ */
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import type { RunLimits } from '../limits'
+import { EntryMonitor } from './entry-monitor'
+import { Execution, messageOf } from './execution'
+import type { HostLink, HostReply } from './host-call'
+import { ModulePool } from './module-pool'
+import type { RunOutput } from './types'
+
+/** `workerData.marker` of an engine worker. */
+export const WORKER_MARKER = 'dsh-ptc-quickjs-worker'
+
+/** What the main thread passes to an engine worker. */
+export interface EngineWorkerData {
+  readonly marker: typeof WORKER_MARKER
+  /** The prelude source. */
+  readonly prelude: string
+  /** The heartbeat buffer ({@link EntryMonitor}). */
+  readonly monitor: SharedArrayBuffer
+  /** A compiled QuickJS `WebAssembly.Module`, when the main thread has one. */
+  readonly wasmModule?: object
+  /** Recycle healthy instances (see `ModulePoolOptions.recycle`). */
+  readonly recycle: boolean
+}
+
+/** Messages from the main thread. */
+export type ToEngine =
+  | { readonly type: 'warm'; readonly memoryBytes: number }
+  | {
+      readonly type: 'run'
+      readonly runId: number
+      readonly code: string
+      readonly names: readonly string[]
+      readonly limits: Readonly<Required<RunLimits>>
+      readonly graceMs: number
+    }
+  | { readonly type: 'replies'; readonly runId: number; readonly replies: readonly { readonly callId: number; readonly reply: HostReply }[] }
+  | { readonly type: 'abort'; readonly runId: number }
+
+/** Messages to the main thread. */
+export type FromEngine =
+  | { readonly type: 'warmed'; readonly error?: string }
+  | { readonly type: 'calls'; readonly runId: number; readonly calls: readonly SubCallMessage[] }
+  | { readonly type: 'logs'; readonly runId: number; readonly lines: readonly string[] }
+  | { readonly type: 'done'; readonly runId: number; readonly output: RunOutput }
+
+/** One sub-call as posted to the main thread. */
+export interface SubCallMessage {
+  readonly callId: number
+  readonly name: string
+  readonly json: string
+}
+
+interface CurrentRun {
+  readonly runId: number
+  readonly abort: AbortController
+  readonly replies: Map<number, (reply: HostReply) => void>
+}
+
+/** Runs the engine loop on `port` (the worker's `parentPort`). */
+export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
+  const monitor = new EntryMonitor(data.monitor)
+  const pool = new ModulePool({ recycle: data.recycle, ...(data.wasmModule === undefined ? {} : { wasmModule: data.wasmModule }) })
+  const publish = (): void => monitor.setPoolStats(pool.stats())
+  const send = (message: FromEngine): void => port.postMessage(message)
+  let current: CurrentRun | undefined
+
+  const run = async (message: Extract<ToEngine, { type: 'run' }>): Promise<void> => {
+    const { runId, limits } = message
+    const run: CurrentRun = { runId, abort: new AbortController(), replies: new Map() }
+    current = run
+    const started = performance.now()
+    let entry
+    try {
+      entry = await pool.acquire(limits.memoryBytes)
+    } catch (error) {
+      current = undefined
+      send({ type: 'done', runId, output: { logs: [], error: { kind: 'exception', message: `the sandbox failed to start: ${messageOf(error)}` } } })
+      return
+    }
+    publish()
+    let nextCallId = 0
+    const names = new Set(message.names)
+    // Calls issued in one entry are forwarded in one message, in order, so the main thread
+    // submits them together, as the in-process engine does.
+    let batch: SubCallMessage[] = []
+    const flush = (): void => {
+      const calls = batch
+      batch = []
+      send({ type: 'calls', runId, calls })
+    }
+    const host: HostLink = {
+      names: message.names,
+      has: (name) => names.has(name),
+      call: (name, _arg: JsonValue, json) =>
+        new Promise<HostReply>((resolve) => {
+          const callId = ++nextCallId
+          run.replies.set(callId, resolve)
+          if (batch.length === 0) queueMicrotask(flush)
+          batch.push({ callId, name, json })
+        }),
+    }
+    let sent = 0
+    const execution: Execution = new Execution({
+      entry,
+      pool,
+      code: message.code,
+      input: { signal: run.abort.signal },
+      host,
+      prelude: data.prelude,
+      limits,
+      started,
+      watchdog: false,
+      graceMs: message.graceMs,
+      monitor,
+      afterEntry: () => {
+        const printed = execution.printed()
+        if (printed.length > sent) {
+          send({ type: 'logs', runId, lines: printed.slice(sent) })
+          sent = printed.length
+        }
+      },
+      resolve: (output) => {
+        if (current === run) current = undefined
+        publish()
+        send({ type: 'done', runId, output: { ...output, logs: output.logs.slice(sent) } })
+      },
+    })
+    execution.start()
+  }
+
+  port.on('message', (message: ToEngine) => {
+    switch (message.type) {
+      case 'run':
+        void run(message)
+        return
+      case 'replies': {
+        const run = current
+        if (run === undefined || run.runId !== message.runId) return
+        for (const { callId, reply } of message.replies) {
+          const resolve = run.replies.get(callId)
+          run.replies.delete(callId)
+          resolve?.(reply)
+        }
+        return
+      }
+      case 'abort':
+        if (current?.runId === message.runId) current.abort.abort()
+        return
+      case 'warm':
+        pool.acquire(message.memoryBytes).then(
+          (entry) => {
+            pool.release(entry, true)
+            publish()
+            send({ type: 'warmed' })
+          },
+          (error: unknown) => send({ type: 'warmed', error: messageOf(error) }),
+        )
+        return
+    }
+  })
+}
+
+/** Whether `data` is the `workerData` of an engine worker. */
+function isEngineData(data: unknown): data is EngineWorkerData {
+  return data !== null && typeof data === 'object' && (data as { marker?: unknown }).marker === WORKER_MARKER
+}
+
+if (!isMainThread && parentPort !== null && isEngineData(workerData)) serveEngine(parentPort, workerData)
