@@ -3,7 +3,7 @@
  * §3, §4.2). Every method that takes no explicit scope acts on the scope of the context it is
  * called through, and everything it creates is disposed with that context's fiber.
  */
-import { Context, Service } from 'cordis'
+import { Context, Service, symbols } from 'cordis'
 import type {
   ActivationInput,
   Agent,
@@ -139,6 +139,16 @@ function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig 
 }
 
 const NEVER_ABORTED = new AbortController().signal
+
+/**
+ * The registry object behind cordis' per-caller proxy (`ctx.tools`), or `registry` itself.
+ * Every method reached through that proxy builds a shadow context and two proxies; the hot
+ * entry points (`resolve`, `describe`, `execute`) take the caller's scope from the proxy, then
+ * make their internal calls on the plain object (docs/benchmarks.md, "Optimisations").
+ */
+function serviceOf(registry: ToolRegistry): ToolRegistry {
+  return (registry as unknown as { readonly [key: symbol]: ToolRegistry | undefined })[symbols.original] ?? registry
+}
 
 /**
  * The tool registry (`ctx.tools`). Mount it with `ctx.plugin(ToolRegistry, config?)`.
@@ -444,9 +454,10 @@ export class ToolRegistry extends Service {
    */
   async resolve(input: ResolveInput = {}): Promise<ResolvedToolSet> {
     const scope = input.agent?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
     const signal = input.signal ?? NEVER_ABORTED
     if (signal.aborted) throw signal.reason
-    const visible = this._visibleFor(scope)
+    const visible = self._visibleFor(scope)
     const activation: ActivationInput = { signal, ...(input.agent === undefined ? {} : { agent: input.agent }), ...(input.modelSelection === undefined ? {} : { modelSelection: input.modelSelection }) }
     const conditional = visible.list.filter((r) => r.when !== undefined)
     const verdicts = await Promise.all(
@@ -474,7 +485,7 @@ export class ToolRegistry extends Service {
       for (const reg of visible.list) if (!rejected.has(reg)) some.set(reg.definition.name, reg)
       pinned = some
     }
-    return new ToolSet(this, scope, pinned, input, visible)
+    return new ToolSet(self, scope, pinned, input, visible)
   }
 
   /** @internal Whether `reg` is still the registration `scope` sees under its name. */
@@ -563,9 +574,10 @@ export class ToolRegistry extends Service {
    */
   describe(options: { readonly agent?: Agent; readonly scope?: Scope; readonly toolSet?: ResolvedToolSet } = {}): ExecutorDescription {
     const scope = options.agent?.scope ?? options.scope ?? options.toolSet?.scope ?? scopeOf(this.ctx)
-    const executor = this.executor(scope)
+    const self = serviceOf(this)
+    const executor = self.executor(scope)
     if (executor === undefined) throw new NoExecutorError(scope.id)
-    const admitted = this._admitted(scope, options.toolSet, options.toolSet !== undefined)
+    const admitted = self._admitted(scope, options.toolSet, options.toolSet !== undefined)
     return executor.describe({
       scope,
       ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
@@ -584,7 +596,8 @@ export class ToolRegistry extends Service {
   async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
-    const executor = this.executor(scope)
+    const self = serviceOf(this)
+    const executor = self.executor(scope)
     if (executor === undefined) throw new NoExecutorError(scope.id)
     const log = batch.log ?? batch.agent?.log
     let visible: readonly AnyToolDefinition[] | undefined
@@ -593,8 +606,8 @@ export class ToolRegistry extends Service {
       calls: batch.calls,
       scope,
       signal: batch.signal ?? new AbortController().signal,
-      pipeline: this.pipeline,
-      definitions: () => (visible ??= this._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
+      pipeline: self.pipeline,
+      definitions: () => (visible ??= self._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
