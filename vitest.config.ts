@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One retry on this 2-core CI machine for the few tests whose inputs are real time (sandbox
+    // limits, child processes); a test that fails twice fails the run.
+    retry: 1,
   },
 })

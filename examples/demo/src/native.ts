@@ -79,7 +79,7 @@ export async function runNative(root: string): Promise<NativeRun> {
   }
   console.log(bold('Native summary'))
   console.log(`  ${calls} calls, outcomes: ${[...codes].map(([k, v]) => `${k} ×${v}`).join(', ')}`)
-  console.log(`  session log: ${log.ofType('tool/call').length} tool/call and ${log.ofType('tool/result').length} tool/result events`)
+  console.log(`  session log: ${log.ofType('tool/call').length} tool/call and ${log.ofType('tool/result').length} tool/result events (the cut response's calls never ran, so they are answered but not logged)`)
   console.log(`  model-facing result bytes: ${modelFacingBytes}\n`)
   return { modelFacingBytes, calls, outcomes }
 }

@@ -32,8 +32,6 @@ export class ProgramSettledError extends Error {
 export interface SubCallBridge {
   /** One host function per visible tool, keyed by tool name. */
   readonly bindings: Readonly<Record<string, HostFunction>>
-  /** Number of sub-calls issued so far. */
-  readonly issued: () => number
   /** Aborts in-flight sub-calls and abandons queued ones (synchronous; the runtime's `onSettle`). */
   abort(): void
   /** {@link abort}, then resolves once every sub-call has settled (drained). */
@@ -60,6 +58,15 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   let runner: CallRunner | undefined
   let n = 0
   const log = exec.log
+  /** Log-only inner events: a failing (or rejecting) log never disturbs the program. */
+  const append = (event: Parameters<NonNullable<typeof log>['append']>[0]): void => {
+    try {
+      const pending: unknown = log?.append(event)
+      if (pending instanceof Promise) pending.catch(() => undefined)
+    } catch {
+      // Ignored: see above.
+    }
+  }
   const getRunner = (): CallRunner =>
     (runner ??= pipeline.createRunner({
       scope: exec.scope,
@@ -68,32 +75,22 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       maxParallel: options.maxParallelSubCalls,
       ...(exec.agent === undefined ? {} : { agent: exec.agent }),
       ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
-      onCallStart: (call, args) => {
-        try {
-          log?.append({ type: 'tool/code-dispatch-start', callId: call.callId, parentCallId: exec.callId, name: call.name, arguments: args })
-        } catch {
-          // A failing log never disturbs the program.
-        }
-      },
+      onCallStart: (call, args) => append({ type: 'tool/code-dispatch-start', callId: call.callId, parentCallId: exec.callId, name: call.name, arguments: args }),
     }))
 
   const call = async (toolName: string, args: JsonValue): Promise<JsonValue> => {
     if (settled.signal.aborted) throw failure(toolName, 'the program has already finished')
     const callId = `${exec.callId}:code:${++n}`
     const result = await getRunner().submit({ callId, name: toolName, arguments: args === undefined ? {} : args })
-    try {
-      log?.append({
-        type: 'tool/code-dispatch',
-        callId,
-        parentCallId: exec.callId,
-        name: toolName,
-        isError: result.isError,
-        content: result.content,
-        ...(result.isError ? { error: result.error } : {}),
-      })
-    } catch {
-      // As above.
-    }
+    append({
+      type: 'tool/code-dispatch',
+      callId,
+      parentCallId: exec.callId,
+      name: toolName,
+      isError: result.isError,
+      content: result.content,
+      ...(result.isError ? { error: result.error } : {}),
+    })
     if (result.isError) throw failure(toolName, result.error.message)
     const images = result.content.filter((b): b is Extract<ContentBlock, { type: 'image' }> => b.type === 'image')
     if (images.length > 0 && !settled.signal.aborted) exec.attachContext({ source: `${toolName} (${callId})`, content: images })
@@ -107,7 +104,6 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   }
   return {
     bindings,
-    issued: () => n,
     abort() {
       if (!settled.signal.aborted) settled.abort(new ProgramSettledError())
     },

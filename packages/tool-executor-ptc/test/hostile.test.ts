@@ -242,7 +242,9 @@ describe('isolation between runs and from the host', () => {
     hostCalls = 0
     try {
       const out = await runProgram(runtime, B20[2] as string, { bindings, limits: { computeMs: 10_000, wallMs: 300, maxSubCalls: 1_000_000 } })
-      expect(out.error).toEqual({ kind: 'timeout', message: 'wall time limit of 300 ms exceeded' })
+      expect(out.error?.kind).toBe('timeout')
+      // The message may add how many tool calls were still running at that moment.
+      expect(out.error?.message).toMatch(/^wall time limit of 300 ms exceeded( \(\d+ tool calls? still running\))?$/)
       expect(ticks).toBeGreaterThanOrEqual(5)
       const callsAtSettlement = hostCalls
       expect(callsAtSettlement).toBeGreaterThan(10)

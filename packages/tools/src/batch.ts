@@ -11,7 +11,7 @@
  */
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { internalFailure, dispatch, finalize, observe, policy, postExecute, prepare, type CallState, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, postExecute, prepare, type CallState, type PipelineHost, type RunContext } from './pipeline'
 
 /** Default bound of the parallel pool (ARCHITECTURE §5: `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -132,21 +132,34 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     } catch (error) {
       // A defect in a stage must still give this call a result and keep its siblings running.
       host.report('pipeline', error)
-      return internalFailure(state, error)
+      const result = internalFailure(state, error)
+      try {
+        observe(state, result, run)
+      } catch (observeError) {
+        host.report('tools/result', observeError)
+      }
+      return result
     }
   }
 
   const submit = (entry: RawToolCall | Readonly<Record<string, unknown>>): Promise<ToolResult> => {
     const index = submitted++
-    const state = prepare(entry, index, run)
-    if (run.log !== undefined && run.parent === undefined) {
-      try {
-        run.log.append({ type: 'tool/call', callId: state.call.callId, name: state.call.name, arguments: state.call.arguments })
-      } catch (error) {
-        host.report('session log', error)
-      }
+    let state: CallState
+    try {
+      state = prepare(entry, index, run)
+    } catch (error) {
+      // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
+      host.report('prepare', error)
+      state = defectState(entry, index, error)
     }
-    options.onCallStart?.(state.call, state.exec?.arguments ?? state.call.arguments)
+    if (run.log !== undefined && run.parent === undefined) {
+      appendLog(run.log, host, { type: 'tool/call', callId: state.call.callId, name: state.call.name, arguments: state.call.arguments })
+    }
+    try {
+      options.onCallStart?.(state.call, state.exec?.arguments ?? state.call.arguments)
+    } catch (error) {
+      host.report('onCallStart', error)
+    }
     let dispatched: Promise<void>
     if (state.draft !== undefined) {
       dispatched = RESOLVED

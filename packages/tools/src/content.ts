@@ -50,12 +50,18 @@ export function capContent(content: readonly ContentBlock[], limits: ContentLimi
   let lineBudget = maxLines > 0 ? maxLines : Number.POSITIVE_INFINITY
   const out: ContentBlock[] = []
   let shown = 0
+  let cut = false
+  let lastText = -1
   for (const block of content) {
     if (block.type !== 'text') {
       out.push(block)
       continue
     }
-    if (charBudget <= 0 || lineBudget <= 0) break
+    // Once text was cut, later text is dropped; image blocks still pass unchanged.
+    if (cut || charBudget <= 0 || lineBudget <= 0) {
+      cut = true
+      continue
+    }
     let end = Math.min(block.text.length, charBudget)
     // Stop at the line budget.
     let lines = 0
@@ -75,10 +81,10 @@ export function capContent(content: readonly ContentBlock[], limits: ContentLimi
     charBudget -= text.length
     lineBudget -= lines + 1
     out.push({ type: 'text', text })
-    if (end < block.text.length) break
+    lastText = out.length - 1
+    if (end < block.text.length) cut = true
   }
   const marker = truncationMarker(shown, totalChars, totalLines)
-  const lastText = out.map((b) => b.type).lastIndexOf('text')
   if (lastText === -1) out.push({ type: 'text', text: marker.trimStart() })
   else out[lastText] = { type: 'text', text: (out[lastText] as { text: string }).text + marker }
   return out

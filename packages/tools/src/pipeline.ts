@@ -169,6 +169,8 @@ type Draft =
   | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
 
 const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
+/** Codes after which a body's output (values, attached contexts) never reaches the model. */
+const CANCELLED: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH', 'TOOL_TIMEOUT'])
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
 const ACCEPT: PostDecision = Object.freeze({ type: 'accept' })
 
@@ -283,7 +285,12 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
           issues = validate(repaired.value)
           if (issues.length === 0) {
             const snap = snapshotJson(repaired.value)
-            args = snap.ok ? snap.value : args
+            if (!snap.ok) {
+              // A repair decoded something JSON cannot carry (e.g. 1e999): never run on it.
+              state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+              return state
+            }
+            args = snap.value
             state.repairs = repaired.repairs
           }
         }
@@ -409,12 +416,26 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
       state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'guard', describeThrown(error)), 'PolicyError')
       return
     }
+    if (verdict === undefined) continue
     if (typeof verdict === 'string') {
       state.draft = fail('TOOL_DENIED', messages.denied(name, verdict), 'GuardDenied')
       return
     }
+    // Guards are synchronous: anything else (a promise from an async guard) fails closed.
+    if (isThenable(verdict)) verdict.then(undefined, (error: unknown) => run.host.report('guard', error))
+    state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`), 'PolicyError')
+    return
   }
   if (run.signal.aborted) state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
+}
+
+/** Contains a listener's or log's asynchronous failure: it is reported, never unhandled. */
+function contain(value: unknown, host: PipelineHost, stage: string): void {
+  if (isThenable(value)) value.then(undefined, (error: unknown) => host.report(stage, error))
 }
 
 function describeValue(value: unknown): string {
@@ -435,6 +456,10 @@ function isContent(value: unknown): value is readonly ContentBlock[] {
     } else return false
   }
   return true
+}
+
+function isContext(value: unknown): value is ResultContext {
+  return value !== null && typeof value === 'object' && typeof (value as { source?: unknown }).source === 'string' && isContent((value as { content?: unknown }).content)
 }
 
 function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
@@ -459,7 +484,7 @@ function isUnconstrained(schema: unknown): boolean {
 }
 
 /** Validates, freezes and renders a canonical value. Returns a success or failure draft. */
-function settleValue(state: CallState, exec: Execution, value: unknown, run: RunContext): Draft {
+function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
   const definition = exec.definition
   const name = definition.name
   const snap = snapshotJson(value)
@@ -486,7 +511,11 @@ function settleValue(state: CallState, exec: Execution, value: unknown, run: Run
 export async function dispatch(state: CallState, run: RunContext): Promise<void> {
   await dispatchBody(state, run)
   const attached = state.exec?.attached
-  if (attached !== undefined && state.draft !== undefined) state.draft = { ...state.draft, contexts: Object.freeze([...attached]) }
+  const draft = state.draft
+  // Nothing a cancelled or timed-out body produced reaches the model, contexts included.
+  if (attached !== undefined && draft !== undefined && !(draft.isError && CANCELLED.has(draft.failure.info.code))) {
+    state.draft = { ...draft, contexts: Object.freeze([...attached]) }
+  }
 }
 
 async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
@@ -503,7 +532,13 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
     const signal = current === caller ? caller : AbortSignal.any([current, caller])
     bodyStarted = true
     const view: ToolExecution = signal === current ? exec : withSignal(exec, signal)
-    return (await exec.definition.execute(exec.arguments, view)) as JsonValue
+    // Only wrappers may replace the signal: the body sees it read-only.
+    exec.writable = false
+    try {
+      return (await exec.definition.execute(exec.arguments, view)) as JsonValue
+    } finally {
+      exec.writable = true
+    }
   }
   let value: JsonValue
   exec.writable = true
@@ -529,7 +564,7 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
     state.draft = fail(bodyStarted ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH', bodyStarted ? messages.aborted() : messages.abortedBeforeDispatch())
     return
   }
-  state.draft = settleValue(state, exec, value, run)
+  state.draft = settleValue(exec, value, run)
 }
 
 class AbortedBeforeBody extends Error {}
@@ -600,7 +635,8 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
       state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'a failed call has no value to replace'), 'PolicyError')
       return
     }
-    next = settleValue(state, exec, value, run)
+    next = settleValue(exec, value, run)
+    if (draft.contexts !== undefined) next = { ...next, contexts: draft.contexts }
   } else if (content !== undefined) {
     if (!isContent(content)) {
       state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'replacement content must be an array of text or image blocks'), 'PolicyError')
@@ -608,15 +644,12 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
     }
     next = { ...draft, content: freezeContent(content) }
   }
+  if (contexts !== undefined && (!Array.isArray(contexts) || !contexts.every(isContext))) {
+    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }'), 'PolicyError')
+    return
+  }
   if (contexts !== undefined && contexts.length > 0) next = { ...next, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts.map((c) => Object.freeze({ source: c.source, content: freezeContent(c.content) }))]) }
   state.draft = next
-}
-
-/** Appends contexts to a call's draft (PTC image deferral). */
-export function attachContexts(state: CallState, contexts: readonly ResultContext[]): void {
-  const draft = state.draft
-  if (draft === undefined || contexts.length === 0) return
-  state.draft = { ...draft, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts]) }
 }
 
 /**
@@ -674,7 +707,7 @@ export function observe(state: CallState, result: ToolResult, run: RunContext): 
     const event: ToolResultEvent = state.exec === undefined ? { call: state.call, scope: run.scope } : { call: state.call, scope: run.scope, exec: state.exec }
     for (const listener of run.hooks.result) {
       try {
-        ;(listener as (r: ToolResult, e: ToolResultEvent) => void)(result, event)
+        contain((listener as (r: ToolResult, e: ToolResultEvent) => unknown)(result, event), run.host, 'tools/result')
       } catch (error) {
         run.host.report('tools/result', error)
       }
@@ -682,7 +715,7 @@ export function observe(state: CallState, result: ToolResult, run: RunContext): 
   }
   if (run.log !== undefined && run.parent === undefined) {
     try {
-      run.log.append({
+      appendLog(run.log, run.host, {
         type: 'tool/result',
         callId: result.callId,
         name: state.call.name,
@@ -697,8 +730,27 @@ export function observe(state: CallState, result: ToolResult, run: RunContext): 
   }
 }
 
+/** Appends to a session log; a throw or a rejected promise is reported, never propagated. */
+export function appendLog(log: SessionLog, host: PipelineHost, event: Parameters<SessionLog['append']>[0]): void {
+  try {
+    contain(log.append(event), host, 'session log')
+  } catch (error) {
+    host.report('session log', error)
+  }
+}
+
+function defectMessage(name: string, error: unknown): string {
+  return `Tool "${name}" failed inside the pipeline: ${describeThrown(error)}`
+}
+
+/** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
+export function defectState(entry: unknown, index: number, error: unknown): CallState {
+  const { call } = normalizeEntry(entry, index)
+  return { index, call, parallel: false, reachedPolicy: false, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
+}
+
 /** The result of a call whose stages hit a defect (never expected; reported by the runner). */
 export function internalFailure(state: CallState, error: unknown): ToolResult {
-  const message = `Tool "${state.call.name}" failed inside the pipeline: ${describeThrown(error)}`
+  const message = defectMessage(state.call.name, error)
   return Object.freeze({ callId: state.call.callId, isError: true, error: Object.freeze({ message, info: Object.freeze({ name: 'InternalError', code: 'TOOL_FAILED' }) }), content: errorContent(message) })
 }

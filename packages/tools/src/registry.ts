@@ -230,7 +230,15 @@ export class ToolRegistry extends Service {
           if (byName.has(reg.definition.name)) continue
           let admitted = true
           for (const mask of masksBelow) {
-            if (!mask(reg.definition.name, reg.definition)) {
+            let ok: boolean
+            try {
+              ok = mask(reg.definition.name, reg.definition) === true
+            } catch (error) {
+              // A throwing restriction masks the tool (fail closed) and is reported.
+              this._host.report(`restrict() predicate on "${reg.definition.name}"`, error)
+              ok = false
+            }
+            if (!ok) {
               admitted = false
               break
             }
