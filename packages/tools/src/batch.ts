@@ -9,6 +9,7 @@
  *   `tools/result`, session-log appends and results stay in model order.
  * - A failing call never cancels or discards its siblings.
  */
+import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, postExecute, prepare, type CallState, type PipelineHost, type RunContext } from './pipeline'
@@ -118,6 +119,11 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     local: options.local,
   }
   const pool = new Pool(max)
+  // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one
+  // waiter: raise the signal's listener limit so a full pool does not trigger Node's
+  // MaxListenersExceededWarning (the listeners are removed as calls settle; no leak).
+  const limit = getMaxListeners(options.signal)
+  if (limit !== 0 && limit < max + 2) setMaxListeners(max + 2, options.signal)
   let policyTail: Promise<void> = RESOLVED
   let startTail: Promise<void> = RESOLVED
   let doneTail: Promise<unknown> = RESOLVED

@@ -1,0 +1,30 @@
+/**
+ * `pnpm bench` entry: runs every workload, writes `results/latest.json` (`results/smoke.json`
+ * with `--smoke` or `BENCH_SMOKE=1`) and, for a full run, renders `docs/benchmarks.md` and
+ * `docs/benchmarks-batch.svg`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { runBench } from './run'
+import { renderBatchChart, renderReport } from './report/markdown'
+
+const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1'
+const bundled = import.meta.url.includes('/dist/')
+const packageRoot = new URL('../', import.meta.url)
+const resultsDir = new URL('results/', packageRoot)
+const docsDir = new URL('../../docs/', packageRoot)
+
+const started = performance.now()
+const results = await runBench({ smoke, build: bundled ? 'bundle' : 'source', log: (line) => console.log(`[bench] ${line}`) })
+mkdirSync(resultsDir, { recursive: true })
+const resultFile = new URL(smoke ? 'smoke.json' : 'latest.json', resultsDir)
+writeFileSync(resultFile, `${JSON.stringify(results, null, 2)}\n`)
+console.log(`[bench] wrote ${fileURLToPath(resultFile)}`)
+if (!smoke) {
+  const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
+  mkdirSync(docsDir, { recursive: true })
+  writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
+  writeFileSync(new URL('benchmarks.md', docsDir), renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations }))
+  console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
+}
+console.log(`[bench] done in ${((performance.now() - started) / 1000).toFixed(0)} s`)

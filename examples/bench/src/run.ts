@@ -1,0 +1,89 @@
+/**
+ * The benchmark runner: runs every workload in order with the full or the smoke plan and
+ * returns one result object. `main.ts` writes it to `results/` and renders `docs/benchmarks.md`;
+ * the smoke test calls {@link runBench} in-process.
+ */
+import os from 'node:os'
+import { collectMeta, type RunMeta } from './meta'
+import { runBatch, type BatchResult } from './workloads/batch'
+import { runFloor, type FloorPart } from './workloads/floor'
+import { runPtc, type PtcResult } from './workloads/ptc'
+import { runScale, type ScaleResult } from './workloads/scale'
+import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
+
+/** A workload id, in run order. */
+export const WORKLOADS = ['batch', 'floor', 'scheduling', 'ptc', 'scale'] as const
+export type WorkloadId = (typeof WORKLOADS)[number]
+
+/** Everything one run measured. */
+export interface BenchResults {
+  readonly meta: RunMeta
+  readonly batch: BatchResult
+  readonly floor: readonly FloorPart[]
+  readonly scheduling: SchedulingResult
+  readonly scale: ScaleResult
+  /** `{ skipped }` when the PTC workload could not run (the reason). */
+  readonly ptc: PtcResult | { readonly skipped: string }
+  /** Wall time of each workload, s. */
+  readonly durations: Readonly<Partial<Record<WorkloadId, number>>>
+}
+
+/** Runner options. */
+export interface BenchOptions {
+  /** Small N, few iterations (CI); no figure is meaningful. */
+  readonly smoke: boolean
+  /** Whether the code under test is the esbuild bundle (recorded in the metadata). */
+  readonly build: 'bundle' | 'source'
+  readonly log?: (line: string) => void
+}
+
+/** Runs every workload. Throws when a system produced wrong results (nothing is reported then). */
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const log = options.log ?? (() => undefined)
+  const smoke = options.smoke
+  const meta = collectMeta(smoke ? 'smoke' : 'full', options.build)
+  log(`dsh-tools bench (${meta.mode}) on ${meta.cpu} ×${meta.cores}, Node ${meta.node}, load ${meta.loadStart.toFixed(2)}`)
+  const durations: Partial<Record<WorkloadId, number>> = {}
+  const timed = async <T>(id: WorkloadId, fn: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now()
+    try {
+      return await fn()
+    } finally {
+      durations[id] = (performance.now() - t0) / 1000
+    }
+  }
+
+  const batch = await timed('batch', () =>
+    runBatch({
+      variants: ['sequential', 'parallel'],
+      plans: smoke
+        ? [
+            { n: 3, rounds: 2, warmup: 1, minSampleMs: 0 },
+            { n: 6, rounds: 2, warmup: 1, minSampleMs: 0 },
+          ]
+        : [
+            { n: 10, rounds: 15, warmup: 5, minSampleMs: 20 },
+            { n: 100, rounds: 15, warmup: 3, minSampleMs: 20, caps: { 'agents-sdk': { maxSamples: 6 } } },
+            { n: 1000, rounds: 15, warmup: 2, minSampleMs: 0, caps: { 'agents-sdk': { warmup: 0, maxSamples: 2 } } },
+          ],
+      log,
+    }),
+  )
+  const floor = await timed('floor', () => runFloor({ timeMs: smoke ? 20 : 1000, n: smoke ? 10 : 1000, log }))
+  const scheduling = await timed('scheduling', () =>
+    runScheduling({ scenarios: smoke ? scenarios(10, 4, 5, 5) : scenarios(100, 50), rounds: smoke ? 1 : 5, warmup: smoke ? 0 : 1, log }),
+  )
+  let ptc: PtcResult | { skipped: string }
+  try {
+    ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, log } : { subCalls: 100, rounds: 15, warmup: 3, lookups: 20, log }))
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    log(`ptc: skipped (${reason})`)
+    ptc = { skipped: reason }
+  }
+  // Last: its heap measurement forces GCs, after which code runs slower for a while.
+  const scale = await timed('scale', () =>
+    runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
+  )
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, durations }
+}

@@ -1,0 +1,64 @@
+/**
+ * Our system: a deployment with the registry and the native executor, the trivial tool
+ * declared with the DSL (arguments and output validated), one `tools/pre-execute` listener, one
+ * guard and one `tools/execute` wrapper. A step is what a harness does per model step:
+ * `resolve` → `describe` → `execute` the raw batch → dispose the tool set.
+ */
+import { defineTool, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
+import { addBody, TOOL_DESCRIPTION, TOOL_NAME, type ScriptedCall, type StepSystem, type Variant } from './trivial'
+
+/** The trivial tool in our DSL; `parallel` decides `isConcurrencySafe`. */
+export function dshAddTool(parallel: boolean) {
+  return defineTool({
+    name: TOOL_NAME,
+    description: TOOL_DESCRIPTION,
+    parameters: {
+      a: { type: 'integer', required: true },
+      b: { type: 'integer', required: true },
+      label: { type: 'string', required: true },
+    },
+    output: {
+      schema: { type: 'object', properties: { sum: { type: 'integer', required: true }, label: { type: 'string', required: true } }, additionalProperties: false },
+      render: (_args, value) => [{ type: 'text', text: `${value.label}: ${value.sum}` }],
+    },
+    isConcurrencySafe: () => parallel,
+    execute: (args) => addBody(args),
+  })
+}
+
+/**
+ * Creates our system over `calls` (default pool of 10 parallel bodies). `bare` leaves out the
+ * listener, the guard and the wrapper (an attribution run: what they cost).
+ */
+export async function createDsh(calls: readonly ScriptedCall[], variant: Variant, options: { readonly bare?: boolean } = {}): Promise<StepSystem> {
+  const h = await createHarness()
+  h.ctx.tools.register(dshAddTool(variant === 'parallel'))
+  if (options.bare !== true) {
+    h.ctx.on('tools/pre-execute', (_exec, next) => next())
+    h.ctx.tools.guard(() => undefined)
+    h.ctx.on('tools/execute', (_exec, next) => next())
+  }
+  const batch: RawToolCall[] = calls.map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments }))
+  const step = async () => {
+    const toolSet = await h.tools.resolve()
+    try {
+      const description = h.tools.describe({ toolSet })
+      if (description.tools.length !== 1) throw new Error(`dsh: expected 1 described tool, got ${description.tools.length}`)
+      return await h.tools.execute({ calls: batch, toolSet })
+    } finally {
+      toolSet.dispose()
+    }
+  }
+  return {
+    id: options.bare === true ? 'dsh-bare' : 'dsh',
+    async step() {
+      await step()
+    },
+    async outputs() {
+      const results = await step()
+      return results.map((r) => (r.isError ? r.error.message : r.value))
+    },
+    dispose: () => h.dispose(),
+  }
+}

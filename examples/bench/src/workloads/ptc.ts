@@ -1,0 +1,220 @@
+/**
+ * Workload 5 (ARCHITECTURE §10 "PTC"): programmatic tool calling through our PTC executor
+ * (QuickJS sandbox, every SDK call re-entering the full pipeline):
+ *
+ * - cold `run_code` (the first run in the process: runtime module load included) and steady
+ *   runs of a trivial program;
+ * - per-sub-call overhead: a program awaiting K calls of the trivial `add` tool one by one,
+ *   and K calls at once (`Promise.all`), minus the trivial program, divided by K;
+ * - model-facing bytes of a fixed multi-call task (look up 20 inventory records, report the
+ *   cheapest in-stock item) done natively (20 calls, 20 results) and as one program.
+ *
+ * The peers are not measured here: `ai` 6 (the newest line on Node 20) ships no code mode
+ * (ARCHITECTURE §10 quotes figures measured on Node 22) and the Agents SDK has no programmatic
+ * tool calling.
+ */
+import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { alternate } from '../sampler'
+import { summarize, type Summary } from '../stats'
+import { dshAddTool } from '../systems/dsh'
+
+/** Workload configuration. */
+export interface PtcConfig {
+  /** Sub-calls per program. */
+  readonly subCalls: number
+  readonly rounds: number
+  readonly warmup: number
+  /** Records looked up by the bytes task. */
+  readonly lookups: number
+  readonly log: (line: string) => void
+}
+
+/** Bytes the model sends and receives for the task. */
+export interface TaskBytes {
+  readonly system: 'native' | 'ptc'
+  /** Tool calls the model emits (name + argument text). */
+  readonly callBytes: number
+  /** Result content returned to the model. */
+  readonly resultBytes: number
+  /** What the executor describes to the model (tool schemas JSON + prompt sections). */
+  readonly describeBytes: number
+  readonly calls: number
+}
+
+/** The workload's result. */
+export interface PtcResult {
+  /** First `run_code` of the process (trivial program), ms. */
+  readonly coldMs: number
+  /** Trivial program, steady, ms. */
+  readonly steadyMs: Summary
+  readonly subCalls: number
+  /** Program awaiting the calls one by one, ms. */
+  readonly sequentialMs: Summary
+  /** Program awaiting all calls at once, ms. */
+  readonly parallelMs: Summary
+  /** (sequential − trivial) / subCalls, µs. */
+  readonly perSubCallSequentialUs: number
+  /** (parallel − trivial) / subCalls, µs. */
+  readonly perSubCallParallelUs: number
+  readonly task: { readonly lookups: number; readonly native: TaskBytes; readonly ptc: TaskBytes; readonly resultRatio: number; readonly totalRatio: number; readonly answer: string }
+}
+
+const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8')
+
+function contentBytes(results: readonly ToolResult[]): number {
+  let bytes = 0
+  for (const r of results) for (const block of r.content) bytes += block.type === 'text' ? utf8(block.text) : utf8(block.data)
+  return bytes
+}
+
+function textOf(result: ToolResult | undefined): string {
+  if (result === undefined) throw new Error('ptc: no result')
+  if (result.isError) throw new Error(`ptc: run_code failed: ${result.error.message}`)
+  return result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+}
+
+/** A deterministic inventory record (a realistic, verbose tool result). */
+function inventoryRecord(sku: number) {
+  return {
+    sku: `SKU-${String(sku).padStart(5, '0')}`,
+    name: `Widget model ${sku}`,
+    price: Math.round((10 + ((sku * 37) % 90) + ((sku * 13) % 100) / 100) * 100) / 100,
+    inStock: sku % 3 !== 0,
+    warehouse: ['Rotterdam', 'Memphis', 'Singapore', 'Leipzig'][sku % 4]!,
+    tags: ['hardware', sku % 2 === 0 ? 'steel' : 'aluminium', sku % 5 === 0 ? 'clearance' : 'regular'],
+    description: `A dependable widget (model ${sku}) for everyday assembly work, rated for indoor and outdoor use.`,
+  }
+}
+
+function inventoryTool() {
+  return defineTool({
+    name: 'inventory_lookup',
+    description: 'Looks up one inventory record by numeric SKU.',
+    parameters: { sku: { type: 'integer', required: true, description: 'The numeric SKU.' } },
+    output: {
+      schema: {
+        type: 'object',
+        properties: {
+          sku: { type: 'string', required: true },
+          name: { type: 'string', required: true },
+          price: { type: 'number', required: true },
+          inStock: { type: 'boolean', required: true },
+          warehouse: { type: 'string', required: true },
+          tags: { type: 'array', items: { type: 'string' }, required: true },
+          description: { type: 'string', required: true },
+        },
+      },
+      render: (_args, value) => [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+    },
+    isConcurrencySafe: () => true,
+    execute: (args) => inventoryRecord(args.sku),
+  })
+}
+
+async function boot(executor: 'native' | 'ptc'): Promise<Harness> {
+  const h = await createHarness(executor === 'ptc' ? { executor: 'none', plugins: [{ plugin: PtcExecutor, config: {} }] } : {})
+  h.ctx.tools.register(dshAddTool(true))
+  h.ctx.tools.register(inventoryTool())
+  return h
+}
+
+function runCode(h: Harness, id: string, code: string): Promise<readonly ToolResult[]> {
+  return h.tools.execute({ calls: [{ callId: id, name: 'run_code', arguments: JSON.stringify({ code, description: 'benchmark program' }) }] })
+}
+
+/** Runs the PTC workload. */
+export async function runPtc(config: PtcConfig): Promise<PtcResult> {
+  const k = config.subCalls
+  const h = await boot('ptc')
+  try {
+    const trivial = 'return 1'
+    const sequential = `let s = 0\nfor (let i = 0; i < ${k}; i++) { const r = await tools.add({ a: i, b: 2, label: 'x' }); s += r.sum }\nreturn s`
+    const parallel = `const rs = await Promise.all(Array.from({ length: ${k} }, (_, i) => tools.add({ a: i, b: 2, label: 'x' })))\nreturn rs.reduce((s, r) => s + r.sum, 0)`
+    const expectedSum = String((k * (k - 1)) / 2 + 2 * k)
+
+    const t0 = performance.now()
+    const cold = textOf((await runCode(h, 'cold', trivial))[0])
+    const coldMs = performance.now() - t0
+    if (cold !== '1') throw new Error(`ptc: trivial program printed ${JSON.stringify(cold)}`)
+    if (textOf((await runCode(h, 'check-seq', sequential))[0]) !== expectedSum) throw new Error('ptc: sequential program gave a wrong sum')
+    if (textOf((await runCode(h, 'check-par', parallel))[0]) !== expectedSum) throw new Error('ptc: parallel program gave a wrong sum')
+
+    let n = 0
+    const measured = await alternate(
+      [
+        { id: 'trivial', run: async () => void (await runCode(h, `t${n++}`, trivial)) },
+        { id: 'sequential', run: async () => void (await runCode(h, `s${n++}`, sequential)) },
+        { id: 'parallel', run: async () => void (await runCode(h, `p${n++}`, parallel)) },
+      ],
+      { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
+    )
+    const [steadyMs, sequentialMs, parallelMs] = measured.map((m) => summarize(m.ms)) as [Summary, Summary, Summary]
+
+    // The bytes task, natively and as one program.
+    const skus = Array.from({ length: config.lookups }, (_, i) => 1000 + i * 7)
+    const nativeH = await boot('native')
+    let native: TaskBytes
+    let nativeAnswer: string
+    try {
+      const calls: RawToolCall[] = skus.map((sku, i) => ({ callId: `n${i}`, name: 'inventory_lookup', arguments: JSON.stringify({ sku }) }))
+      const results = await nativeH.tools.execute({ calls })
+      if (results.some((r) => r.isError)) throw new Error('ptc task: a native lookup failed')
+      const records = results.map((r) => (r.isError ? undefined : (r.value as ReturnType<typeof inventoryRecord>)))
+      const cheapest = records.filter((r) => r !== undefined && r.inStock).sort((a, b) => a!.price - b!.price)[0]!
+      nativeAnswer = `${cheapest.sku} ${cheapest.price}`
+      const description = nativeH.tools.describe()
+      native = {
+        system: 'native',
+        calls: calls.length,
+        callBytes: calls.reduce((s, c) => s + utf8(c.name) + utf8(c.arguments as string), 0),
+        resultBytes: contentBytes(results),
+        describeBytes: utf8(JSON.stringify(description.tools)) + description.sections.reduce((s, x) => s + utf8(x.text), 0),
+      }
+    } finally {
+      await nativeH.dispose()
+    }
+    const program = [
+      `const skus = ${JSON.stringify(skus)}`,
+      'const items = await Promise.all(skus.map((sku) => tools.inventory_lookup({ sku })))',
+      'const cheapest = items.filter((i) => i.inStock).sort((a, b) => a.price - b.price)[0]',
+      'return `${cheapest.sku} ${cheapest.price}`',
+    ].join('\n')
+    const ptcCall: RawToolCall = { callId: 'task', name: 'run_code', arguments: JSON.stringify({ code: program, description: 'cheapest in-stock item' }) }
+    const ptcResults = await h.tools.execute({ calls: [ptcCall] })
+    const answer = textOf(ptcResults[0])
+    if (answer !== nativeAnswer) throw new Error(`ptc task: program answered ${JSON.stringify(answer)}, native run ${JSON.stringify(nativeAnswer)}`)
+    const ptcDescription = h.tools.describe()
+    const ptc: TaskBytes = {
+      system: 'ptc',
+      calls: 1,
+      callBytes: utf8(ptcCall.name) + utf8(ptcCall.arguments as string),
+      resultBytes: contentBytes(ptcResults),
+      describeBytes: utf8(JSON.stringify(ptcDescription.tools)) + ptcDescription.sections.reduce((s, x) => s + utf8(x.text), 0),
+    }
+    const result: PtcResult = {
+      coldMs,
+      steadyMs,
+      subCalls: k,
+      sequentialMs,
+      parallelMs,
+      perSubCallSequentialUs: ((sequentialMs.median - steadyMs.median) * 1000) / k,
+      perSubCallParallelUs: ((parallelMs.median - steadyMs.median) * 1000) / k,
+      task: {
+        lookups: skus.length,
+        native,
+        ptc,
+        resultRatio: native.resultBytes / ptc.resultBytes,
+        totalRatio: (native.callBytes + native.resultBytes) / (ptc.callBytes + ptc.resultBytes),
+        answer,
+      },
+    }
+    config.log(
+      `ptc: cold ${coldMs.toFixed(1)} ms, steady ${steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
+    )
+    return result
+  } finally {
+    await h.dispose()
+  }
+}
