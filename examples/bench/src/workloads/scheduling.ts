@@ -15,7 +15,7 @@ import { MockLanguageModelV3 } from 'ai/test'
 import { Agent, Runner, tool as agentsTool } from '@openai/agents-core'
 import { z } from 'zod'
 import { defineTool, type RawToolCall } from '@deepseek-ai/dsh-tools'
-import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
+import { createHarness, sleep } from '@deepseek-ai/dsh-tool-testkit'
 import { alternate } from '../sampler'
 import { summarize, type Summary } from '../stats'
 import { ScriptedAgentsModel } from '../systems/agents-sdk'
@@ -77,21 +77,6 @@ class Tracker {
     this.exclusiveLive = 0
     this.started = 0
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason)
-    const onAbort = (): void => {
-      clearTimeout(timer)
-      reject(signal!.reason)
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort)
-      resolve()
-    }, ms)
-    signal?.addEventListener('abort', onAbort, { once: true })
-  })
 }
 
 function callsOf(scenario: Scenario): ScriptedCall[] {
