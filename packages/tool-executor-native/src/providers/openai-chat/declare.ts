@@ -31,6 +31,14 @@ export interface OpenAIDeclarationOptions {
   readonly strict?: boolean
 }
 
+/** The schema conversion shared by Chat Completions and Responses (OpenAI's own profile, optional strict mode). */
+export function openAIConverter(strict: boolean): Parameters<typeof buildDeclarations<JsonObject, unknown>>[2] {
+  return (parameters, report, origins, tool) => {
+    const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible: false })
+    return { schema: result.schema, extra: { strict: result.strict } }
+  }
+}
+
 /**
  * Declares `input.tools` for OpenAI Chat Completions: names mapped to `^[a-zA-Z0-9_-]{1,64}$`,
  * local `$ref`s inlined (recursive ones kept through `$defs`), the root made a plain object
@@ -41,10 +49,7 @@ export function toOpenAIChatTools(input: DeclarationInput, options: OpenAIDeclar
   return buildDeclarations(
     input,
     OPENAI_NAME_RULE,
-    (parameters, report, origins, tool) => {
-      const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible: false })
-      return { schema: result.schema, extra: { strict: result.strict } }
-    },
+    openAIConverter(strict),
     ({ wireName, description, converted }) => ({
       type: 'function' as const,
       function: { name: wireName, description, parameters: converted.schema, ...(strict ? { strict: converted.extra?.strict === true } : {}) },

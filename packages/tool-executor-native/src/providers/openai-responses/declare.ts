@@ -5,8 +5,7 @@
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { buildDeclarations } from '../declare'
 import { OPENAI_NAME_RULE } from '../names'
-import type { OpenAIDeclarationOptions } from '../openai-chat/declare'
-import { convertOpenAIFamily } from '../schema/profiles'
+import { openAIConverter, type OpenAIDeclarationOptions } from '../openai-chat/declare'
 import type { DeclarationInput, Declarations } from '../types'
 
 /** One Responses API function tool. */
@@ -25,10 +24,7 @@ export function toOpenAIResponsesTools(input: DeclarationInput, options: OpenAID
   return buildDeclarations(
     input,
     OPENAI_NAME_RULE,
-    (parameters, report, origins, tool) => {
-      const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible: false })
-      return { schema: result.schema, extra: { strict: result.strict } }
-    },
+    openAIConverter(strict),
     ({ wireName, description, converted }) => ({
       type: 'function' as const,
       name: wireName,
