@@ -47,7 +47,7 @@ describe('describe', () => {
     expect(h.ctx.tools.describe({ toolSet: small }).sections[0]!.text).not.toContain('bigonly')
     expect(h.ctx.tools.describe({ toolSet: big }).sections[0]!.text).toContain('bigonly')
     const [r] = await h.execute([runCall('return await tools.bigonly({ text: "x" })')], { toolSet: small })
-    expect(text(r!)).toBe('Error: code run failed (exception): TypeError: not a function')
+    expect(text(r!)).toBe('Error: code run failed (exception): ToolCallError (bigonly): Unknown tool "bigonly". Available tools: always')
   })
 })
 
@@ -231,10 +231,11 @@ describe('the bridge', () => {
     expect(text(r!)).toBe('Unknown tool "temp". Available tools: gated')
   })
 
-  test('a tool outside the set is not in the program\'s SDK object', async () => {
+  test('a tool outside the set is not in the SDK object; calling it rejects with ToolCallError listing the tools', async () => {
     await ptc()
-    const [r] = await h.execute([runCall('return typeof tools.missing')])
-    expect(text(r!)).toBe('undefined')
+    h.ctx.tools.register(echoTool())
+    const [r] = await h.execute([runCall('const out = ["missing" in tools, Object.keys(tools).join(",")]; try { await tools.missing({}) } catch (e) { out.push(e instanceof ToolCallError, e.toolName, e.message) } return out')])
+    expect(JSON.parse(text(r!))).toEqual([false, 'echo', true, 'missing', 'Unknown tool "missing". Available tools: echo'])
   })
 
   test('an image-bearing sub-result is appended after the outer result as source-attributed context', async () => {

@@ -185,7 +185,7 @@ const cases: HostileCase[] = [
     program: 'await Promise.all(Array.from({ length: 300 }, () => tools.noop()))',
     expect: { kind: 'exception', message: 'RangeError: sub-call limit reached: a run may make at most 100 tool calls (tools.noop was not called)' },
   },
-  { name: 'calling a tool that does not exist', program: 'return await (tools as any).nope()', expect: { kind: 'exception', message: 'TypeError: not a function' } },
+  { name: 'calling a tool that does not exist', program: 'return await (tools as any).nope()', expect: { kind: 'exception', message: 'ToolCallError (nope): Unknown tool "nope". Available tools: echo, hang, noop, read' } },
 
   // Odd thrown and returned values.
   { name: 'throw null', program: 'throw null', expect: { kind: 'exception', message: 'Uncaught null' } },

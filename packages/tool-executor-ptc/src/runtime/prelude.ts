@@ -211,11 +211,29 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     return tool;
   }
 
-  var tools = create(null);
+  var known = create(null);
+  var toolNames = [];
   for (var t = 0; t + 1 < names.length; t += 2) {
-    defineProperty(tools, names[t], { value: makeTool(names[t], names[t + 1]), enumerable: true });
+    defineProperty(known, names[t], { value: makeTool(names[t], names[t + 1]), enumerable: true });
+    toolNames.push(names[t]);
   }
-  freeze(tools);
+  freeze(known);
+  toolNames.sort();
+  var listed = toolNames.length === 0 ? 'No tools are available.' : 'Available tools: ' + apply(join, apply(Array.prototype.slice, toolNames, [0, 40]), [', ']) + (toolNames.length > 40 ? ', … (' + (toolNames.length - 40) + ' more)' : '');
+  // A name outside the SDK is a function that rejects with ToolCallError naming the available
+  // tools (as a native call gets UNKNOWN_TOOL), rather than QuickJS's bare "not a function".
+  // 'then' stays undefined so the object is not mistaken for a promise; 'in' and keys are exact.
+  var unknownTools = create(null);
+  var tools = new Proxy(known, {
+    get: function (target, key) {
+      if (key in target || typeof key !== 'string' || key === 'then' || key === 'toJSON') return target[key];
+      if (!(key in unknownTools)) {
+        var message = 'Unknown tool ' + stringify(key) + '. ' + listed;
+        unknownTools[key] = async function () { throw new ToolCallError(key, message); };
+      }
+      return unknownTools[key];
+    },
+  });
 
   function printer() {
     return function () {
