@@ -17,6 +17,7 @@
  * printed before the stuck entry, and the worker is replaced. Nothing here starts a thread per
  * entry: the cost of a run is two messages, of a sub-call two messages.
  */
+import { existsSync } from 'node:fs'
 import { builtinModules, createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -52,7 +53,12 @@ function workerScript(): Promise<WorkerScript> {
 
 async function bundleWorker(): Promise<WorkerScript> {
   const here = import.meta.url
-  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { eval: false, url: new URL(here) }
+  if (!/\.[cm]?ts$/.test(new URL(here).pathname)) {
+    // Built: the package ships `worker-main` as its own entry next to this bundle, so a worker
+    // loads only the engine side; a single-file bundle falls back to loading itself.
+    const entry = new URL('./runtime/worker-main.js', here)
+    return { eval: false, url: existsSync(fileURLToPath(entry)) ? entry : new URL(here) }
+  }
   const entry = fileURLToPath(new URL('./worker-main.ts', here))
   const absolutePackages: Plugin = {
     name: 'absolute-packages',
