@@ -2,12 +2,14 @@
  * Runs the benchmark in smoke mode in-process (tiny sizes, few iterations) and checks that
  * every workload produced a result for every system. No time is asserted.
  */
+import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { runBench, type BenchResults } from '../src/run'
 import { BATCH_SYSTEMS } from '../src/workloads/batch'
 import { SCHEDULING_SYSTEMS } from '../src/workloads/scheduling'
 import { SCALE_SYSTEMS } from '../src/workloads/scale'
 import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
+import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
 
 describe('pnpm bench:smoke', () => {
   let results: BenchResults
@@ -66,6 +68,31 @@ describe('pnpm bench:smoke', () => {
     expect(p.task.native.calls).toBe(5)
     expect(p.task.ptc.calls).toBe(1)
     expect(p.task.native.resultBytes).toBeGreaterThan(p.task.ptc.resultBytes)
+  })
+
+  test('ptc: the Vercel AI SDK code-mode peer ran under Node 22 when its binary is installed', () => {
+    const p = results.ptc
+    if ('skipped' in p) throw new Error(`ptc skipped: ${p.skipped}`)
+    const node = findNode22(fileURLToPath(new URL('..', import.meta.url)))
+    if ('missing' in node) {
+      expect(p.codeMode).toEqual({ status: 'not-measured', reason: node.missing })
+      return
+    }
+    if (p.codeMode.status !== 'measured') throw new Error(`code mode not measured: ${p.codeMode.reason}`)
+    expect(Number(p.codeMode.node.split('.')[0])).toBeGreaterThanOrEqual(22)
+    expect(p.codeMode.subCalls).toBe(5)
+    expect([p.codeMode.steadyMs.n, p.codeMode.sequentialMs.n, p.codeMode.parallelMs.n]).toEqual([1, 1, 1])
+    expect(p.codeMode.task.answer).toBe(p.task.answer)
+    expect(p.codeMode.task.calls).toBe(1)
+  })
+
+  test('ptc: a malformed peer output names the bad field', () => {
+    const good = { node: '22.23.3', codeMode: '1.0.42', ai: '7.0.85', importMs: 1, coldMs: 2, subCalls: 2, steadyMs: [1, 3], sequentialMs: [5], parallelMs: [4], task: { answer: 'x', calls: 1, callBytes: 9, resultBytes: 3, describeBytes: 7 } }
+    const parsed = parsePeerOutput(`noise\n${JSON.stringify(good)}\n`)
+    if (parsed.status !== 'measured') throw new Error('expected measured')
+    expect([parsed.steadyMs.median, parsed.perSubCallSequentialUs, parsed.perSubCallParallelUs]).toEqual([2, 1500, 1000])
+    expect(() => parsePeerOutput(JSON.stringify({ ...good, parallelMs: [] }))).toThrow('code-mode peer: /parallelMs is not a non-empty number array')
+    expect(() => parsePeerOutput(JSON.stringify({ ...good, task: { ...good.task, answer: 1 } }))).toThrow('code-mode peer: /task/answer is not a string')
   })
 
   test('the report renders every section and the chart', () => {

@@ -337,35 +337,51 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
       `Our PTC executor (\`@deepseek-ai/dsh-tool-executor-ptc\`: TypeScript stripped by esbuild, run in a QuickJS WebAssembly sandbox, every SDK call re-entering the full pipeline). Programs are sent as a model would send them, as a \`run_code\` call through \`ctx.tools.execute\`.`,
     )
     out.push('')
+    const cm = p.codeMode
+    const cmName = cm.status === 'measured' ? `Vercel AI SDK code mode (Node ${cm.node})` : 'Vercel AI SDK code mode'
+    const cmCell = (ms: (m: Extract<typeof cm, { status: 'measured' }>) => string): string => (cm.status === 'measured' ? ms(cm) : 'not measured')
     out.push(
       table(
-        ['measurement', 'median', 'p25–p75'],
+        ['measurement', `dsh-tools PTC (Node ${r.meta.node.replace(/^v/, '')}) median`, 'p25–p75', `${cmName} median`, 'p25–p75'],
         [
-          ['cold `run_code` (first in the process, `return 1`)', `${f(p.coldMs)} ms`, '—'],
-          ['steady `run_code` (`return 1`)', `**${f(p.steadyMs.median)} ms**`, spread(p.steadyMs, 'ms')],
-          [`${p.subCalls} sub-calls awaited one by one`, `${f(p.sequentialMs.median)} ms`, spread(p.sequentialMs, 'ms')],
-          [`${p.subCalls} sub-calls with \`Promise.all\``, `${f(p.parallelMs.median)} ms`, spread(p.parallelMs, 'ms')],
-          ['per sub-call, one by one (minus the trivial run)', `**${f(p.perSubCallSequentialUs)} µs**`, '—'],
-          ['per sub-call, `Promise.all`', `**${f(p.perSubCallParallelUs)} µs**`, '—'],
+          ['cold run (first in the process, `return 1`)', `${f(p.coldMs)} ms`, '—', cmCell((m) => `${f(m.coldMs)} ms`), '—'],
+          ['steady run (`return 1`)', `**${f(p.steadyMs.median)} ms**`, spread(p.steadyMs, 'ms'), cmCell((m) => `**${f(m.steadyMs.median)} ms**`), cmCell((m) => spread(m.steadyMs, 'ms'))],
+          [`${p.subCalls} sub-calls awaited one by one`, `${f(p.sequentialMs.median)} ms`, spread(p.sequentialMs, 'ms'), cmCell((m) => `${f(m.sequentialMs.median)} ms`), cmCell((m) => spread(m.sequentialMs, 'ms'))],
+          [`${p.subCalls} sub-calls with \`Promise.all\``, `${f(p.parallelMs.median)} ms`, spread(p.parallelMs, 'ms'), cmCell((m) => `${f(m.parallelMs.median)} ms`), cmCell((m) => spread(m.parallelMs, 'ms'))],
+          ['per sub-call, one by one (minus the trivial run)', `**${f(p.perSubCallSequentialUs)} µs**`, '—', cmCell((m) => `**${f(m.perSubCallSequentialUs)} µs**`), '—'],
+          ['per sub-call, `Promise.all`', `**${f(p.perSubCallParallelUs)} µs**`, '—', cmCell((m) => `**${f(m.perSubCallParallelUs)} µs**`), '—'],
         ],
-        ['l', 'r', 'r'],
+        ['l', 'r', 'r', 'r', 'r'],
       ),
     )
     out.push('')
+    out.push(
+      cm.status === 'measured'
+        ? `Code mode: \`@ai-sdk/code-mode\` ${cm.codeModeVersion} with \`ai\` ${cm.aiVersion}, run under **Node ${cm.node}** (it requires Node ≥ 22.13) in a child process started with the binary of the \`node\` dev dependency; the other columns run on Node ${r.meta.node.replace(/^v/, '')}, so the runtimes differ. Each program is one call of the tool's \`execute({ js })\` as \`generateText\` would make it (no model round trip), with the same \`add\` tool (zod schema) and inventory tool; every run starts a fresh QuickJS context (the \`run\` package, in a worker thread). Its bridge limits were raised (\`maxInFlightBridgeRequests\`, default 32) so ${p.subCalls} calls can be in flight at once. Loading \`ai\` 7 + code mode took ${f(cm.importMs)} ms before the cold run.`
+        : `> Vercel AI SDK code mode not measured: ${cm.reason}`,
+    )
+    out.push('')
     const t = p.task
-    out.push(`Model-facing bytes of a fixed task — look up ${t.lookups} inventory records and report the cheapest in-stock item (both runs answer \`${t.answer}\`):`)
+    out.push(`Model-facing bytes of a fixed task — look up ${t.lookups} inventory records and report the cheapest in-stock item (every run answers \`${t.answer}\`):`)
     out.push('')
     out.push(
       table(
         ['executor', 'calls the model emits', 'bytes emitted', 'result bytes returned', 'description bytes (tools + prompt sections)'],
-        [t.native, t.ptc].map((x) => [x.system === 'native' ? 'native' : 'PTC (`run_code`)', x.calls, x.callBytes.toLocaleString('en-US'), x.resultBytes.toLocaleString('en-US'), x.describeBytes.toLocaleString('en-US')]),
+        [
+          ...[t.native, t.ptc].map((x) => [x.system === 'native' ? 'native' : 'PTC (`run_code`)', x.calls, x.callBytes.toLocaleString('en-US'), x.resultBytes.toLocaleString('en-US'), x.describeBytes.toLocaleString('en-US')]),
+          ...(cm.status === 'measured'
+            ? [[`${cmName} (\`code_mode\`)`, cm.task.calls, cm.task.callBytes.toLocaleString('en-US'), cm.task.resultBytes.toLocaleString('en-US'), cm.task.describeBytes.toLocaleString('en-US')]]
+            : []),
+        ],
         ['l', 'r', 'r', 'r', 'r'],
       ),
     )
     out.push('')
     out.push(`Result bytes native ÷ PTC: **${ratioText(t.resultRatio)}**; emitted + returned: **${ratioText(t.totalRatio)}**. The PTC description is larger once per conversation (the generated SDK), the per-task traffic much smaller.`)
     out.push('')
-    out.push('The peers are not measured here: `ai` 6 (the newest line that runs on Node 20) ships no code mode — ARCHITECTURE §10 quotes context figures for the AI SDK\'s, measured on Node 22 — and `@openai/agents-core` has no programmatic tool calling.')
+    out.push(
+      'Code mode\'s result is the program\'s return value as JSON text (the AI SDK\'s default tool output); its description is the generated `tools` API plus the `{ js }` input schema. `@openai/agents-core` has no programmatic tool calling.',
+    )
   } else {
     out.push(`> **TODO — not measured in this run.** The PTC workload did not run: ${r.ptc.skipped}`)
   }

@@ -9,8 +9,8 @@
  * - model-facing bytes of a fixed multi-call task (look up 20 inventory records, report the
  *   cheapest in-stock item) done natively (20 calls, 20 results) and as one program.
  *
- * The peers are not measured here: `ai` 6 (the newest line on Node 20) ships no code mode
- * (ARCHITECTURE §10 quotes figures measured on Node 22) and the Agents SDK has no programmatic
+ * The Vercel AI SDK's code mode (`@ai-sdk/code-mode`, needs `ai` 7 and Node 22) is measured the
+ * same way in a Node 22 child process (`./ptc-code-mode`); the Agents SDK has no programmatic
  * tool calling.
  */
 import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
@@ -19,6 +19,7 @@ import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { alternate } from '../sampler'
 import { summarize, type Summary } from '../stats'
 import { dshAddTool } from '../systems/dsh'
+import { runCodeModePeer, type CodeModePeerResult } from './ptc-code-mode'
 
 /** Workload configuration. */
 export interface PtcConfig {
@@ -28,6 +29,8 @@ export interface PtcConfig {
   readonly warmup: number
   /** Records looked up by the bytes task. */
   readonly lookups: number
+  /** Kill the code-mode peer's child process after this long, ms. */
+  readonly peerTimeoutMs: number
   readonly log: (line: string) => void
 }
 
@@ -59,6 +62,8 @@ export interface PtcResult {
   /** (parallel − trivial) / subCalls, µs. */
   readonly perSubCallParallelUs: number
   readonly task: { readonly lookups: number; readonly native: TaskBytes; readonly ptc: TaskBytes; readonly resultRatio: number; readonly totalRatio: number; readonly answer: string }
+  /** The same measurements for the Vercel AI SDK's code mode (Node 22 child), or why not. */
+  readonly codeMode: CodeModePeerResult
 }
 
 const utf8 = (text: string): number => Buffer.byteLength(text, 'utf8')
@@ -193,7 +198,9 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
       resultBytes: contentBytes(ptcResults),
       describeBytes: utf8(JSON.stringify(ptcDescription.tools)) + ptcDescription.sections.reduce((s, x) => s + utf8(x.text), 0),
     }
+    const codeMode = await runCodeModePeer({ subCalls: k, rounds: config.rounds, warmup: config.warmup, lookups: config.lookups, timeoutMs: config.peerTimeoutMs }, answer)
     const result: PtcResult = {
+      codeMode,
       coldMs,
       steadyMs,
       subCalls: k,
@@ -212,6 +219,11 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
     }
     config.log(
       `ptc: cold ${coldMs.toFixed(1)} ms, steady ${steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
+    )
+    config.log(
+      codeMode.status === 'measured'
+        ? `ptc: code mode (Node ${codeMode.node}): cold ${codeMode.coldMs.toFixed(1)} ms, steady ${codeMode.steadyMs.median.toFixed(2)} ms, per sub-call ${codeMode.perSubCallSequentialUs.toFixed(0)} µs sequential / ${codeMode.perSubCallParallelUs.toFixed(0)} µs parallel; task result bytes ${codeMode.task.resultBytes}`
+        : `ptc: code mode not measured: ${codeMode.reason}`,
     )
     return result
   } finally {
