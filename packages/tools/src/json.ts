@@ -22,81 +22,92 @@ const MAX_DEPTH = 512
  * With `copy: false` (a value fresh from `JSON.parse`) it freezes in place after checking.
  */
 export function snapshotJson(value: unknown, options?: { readonly copy?: boolean }): SnapshotResult {
-  const copy = options?.copy !== false
-  const stack: object[] = []
-  let problem: JsonProblem | undefined
-  const walk = (v: unknown, pointer: string): JsonValue | undefined => {
+  const walker = new Walker(options?.copy !== false)
+  try {
+    const result = walker.walk(value)
+    if (result === undefined) return { ok: false, problem: walker.problem ?? { pointer: '', message: 'is not JSON' } }
+    return { ok: true, value: result }
+  } catch (error) {
+    // A throwing getter or proxy trap.
+    return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
+  }
+}
+
+/**
+ * One snapshot walk. The path is kept as a stack of keys and turned into a JSON pointer only
+ * when a problem is found (no string is built per key on the common, valid path).
+ */
+class Walker {
+  readonly objects: object[] = []
+  readonly keys: (string | number)[] = []
+  problem: JsonProblem | undefined
+
+  constructor(readonly copy: boolean) {}
+
+  fail(message: string, extraKey?: string | number): undefined {
+    const keys = extraKey === undefined ? this.keys : [...this.keys, extraKey]
+    this.problem = { pointer: keys.map((k) => `/${typeof k === 'number' ? k : escapePointer(k)}`).join(''), message }
+    return undefined
+  }
+
+  walk(v: unknown): JsonValue | undefined {
     switch (typeof v) {
       case 'string':
       case 'boolean':
         return v
       case 'number':
-        if (Number.isFinite(v)) return v
-        problem = { pointer, message: `${v} is not a JSON number` }
-        return undefined
-      case 'object': {
-        if (v === null) return null
-        if (stack.includes(v)) {
-          problem = { pointer, message: 'is a circular reference' }
-          return undefined
-        }
-        if (stack.length >= MAX_DEPTH) {
-          problem = { pointer, message: `nests deeper than ${MAX_DEPTH} levels` }
-          return undefined
-        }
-        stack.push(v)
-        try {
-          if (Array.isArray(v)) {
-            const out: JsonValue[] = copy ? new Array(v.length) : (v as JsonValue[])
-            for (let i = 0; i < v.length; i++) {
-              if (!(i in v)) {
-                problem = { pointer: `${pointer}/${i}`, message: 'is a hole in a sparse array' }
-                return undefined
-              }
-              const item = walk(v[i], `${pointer}/${i}`)
-              if (item === undefined) return undefined
-              if (copy) out[i] = item
-            }
-            return Object.freeze(out) as JsonValue
-          }
-          const proto = Object.getPrototypeOf(v) as unknown
-          if (proto !== Object.prototype && proto !== null) {
-            const name = (v as { constructor?: { name?: unknown } }).constructor?.name
-            problem = { pointer, message: `is a ${typeof name === 'string' ? name : 'non-plain'} object, not plain JSON` }
-            return undefined
-          }
-          const out: Record<string, JsonValue> = copy ? {} : (v as Record<string, JsonValue>)
-          for (const key of Object.keys(v)) {
-            const item = walk((v as Record<string, unknown>)[key], `${pointer}/${escapePointer(key)}`)
-            if (item === undefined) return undefined
-            if (copy) {
-              if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
-              else out[key] = item
-            }
-          }
-          return Object.freeze(out)
-        } finally {
-          stack.pop()
-        }
-      }
+        return Number.isFinite(v) ? v : this.fail(`${v} is not a JSON number`)
+      case 'object':
+        return v === null ? null : this.walkObject(v)
       case 'undefined':
-        problem = { pointer, message: 'is undefined' }
-        return undefined
+        return this.fail('is undefined')
       case 'bigint':
-        problem = { pointer, message: 'is a BigInt' }
-        return undefined
+        return this.fail('is a BigInt')
       default:
-        problem = { pointer, message: `is a ${typeof v}` }
-        return undefined
+        return this.fail(`is a ${typeof v}`)
     }
   }
-  try {
-    const result = walk(value, '')
-    if (result === undefined) return { ok: false, problem: problem ?? { pointer: '', message: 'is not JSON' } }
-    return { ok: true, value: result }
-  } catch (error) {
-    // A throwing getter or proxy trap.
-    return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
+
+  walkObject(v: object): JsonValue | undefined {
+    const objects = this.objects
+    if (objects.includes(v)) return this.fail('is a circular reference')
+    if (objects.length >= MAX_DEPTH) return this.fail(`nests deeper than ${MAX_DEPTH} levels`)
+    const copy = this.copy
+    const keys = this.keys
+    objects.push(v)
+    try {
+      if (Array.isArray(v)) {
+        const out: JsonValue[] = copy ? new Array(v.length) : (v as JsonValue[])
+        for (let i = 0; i < v.length; i++) {
+          if (!(i in v)) return this.fail('is a hole in a sparse array', i)
+          keys.push(i)
+          const item = this.walk(v[i])
+          if (item === undefined) return undefined
+          keys.pop()
+          if (copy) out[i] = item
+        }
+        return Object.freeze(out) as JsonValue
+      }
+      const proto = Object.getPrototypeOf(v) as unknown
+      if (proto !== Object.prototype && proto !== null) {
+        const name = (v as { constructor?: { name?: unknown } }).constructor?.name
+        return this.fail(`is a ${typeof name === 'string' ? name : 'non-plain'} object, not plain JSON`)
+      }
+      const out: Record<string, JsonValue> = copy ? {} : (v as Record<string, JsonValue>)
+      for (const key of Object.keys(v)) {
+        keys.push(key)
+        const item = this.walk((v as Record<string, unknown>)[key])
+        if (item === undefined) return undefined
+        keys.pop()
+        if (copy) {
+          if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
+          else out[key] = item
+        }
+      }
+      return Object.freeze(out)
+    } finally {
+      objects.pop()
+    }
   }
 }
 
