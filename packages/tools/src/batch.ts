@@ -170,7 +170,12 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     if (state.draft !== undefined) {
       dispatched = RESOLVED
     } else {
-      const policyDone = policyTail.then(() => policy(state, run))
+      // Stages never throw by design; a defect still fails only this call, never the chain.
+      const onDefect = (stage: string) => (error: unknown): void => {
+        host.report(stage, error)
+        state.draft = defectState(state.call, state.index, error).draft
+      }
+      const policyDone = policyTail.then(() => policy(state, run)).catch(onDefect('policy'))
       policyTail = policyDone
       let acquired = false
       const started = startTail.then(async () => {
@@ -178,7 +183,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
         if (state.draft !== undefined) return
         const ok = pool.acquire(state.parallel, run.signal)
         acquired = ok === true || (await ok)
-      })
+      }).catch(onDefect('schedule'))
       startTail = started
       dispatched = started.then(async () => {
         if (state.draft !== undefined) return
@@ -191,7 +196,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
         } finally {
           pool.release(state.parallel)
         }
-      })
+      }).catch(onDefect('dispatch'))
     }
     const result = doneTail.then(() => dispatched).then(() => complete(state))
     doneTail = result
