@@ -22,6 +22,8 @@ import type AjvCore from 'ajv/dist/core.js'
 import type { ErrorObject, Options } from 'ajv'
 import addFormatsImport from 'ajv-formats'
 import type { JsonSchemaNode, JsonValue } from './contracts'
+import { typeLabel } from './errors'
+import { escapePointer } from './json'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -166,18 +168,7 @@ function isObject(value: unknown): value is SchemaObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** The JSON type name of a value (integers are `number`); for non-JSON values, their `typeof`. */
-function jsonTypeOf(value: unknown): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
-}
-
-function escapePointerToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
-function unescapePointerToken(token: string): string {
+function unescapePointer(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~')
 }
 
@@ -190,7 +181,7 @@ export function resolveJsonPointer(document: unknown, pointer: string): unknown 
   if (!pointer.startsWith('/')) return undefined
   let node: unknown = document
   for (const raw of pointer.slice(1).split('/')) {
-    const token = unescapePointerToken(raw)
+    const token = unescapePointer(raw)
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(token)) return undefined
       node = node[Number(token)]
@@ -356,7 +347,7 @@ function scanSchema(root: SchemaObject): SchemaScan {
     if (typeof node.pattern === 'string') scan.patterns.push({ pointer: `${pointer}/pattern`, pattern: node.pattern })
     if (isObject(node.patternProperties)) {
       for (const key of Object.keys(node.patternProperties)) {
-        scan.patterns.push({ pointer: `${pointer}/patternProperties/${escapePointerToken(key)}`, pattern: key })
+        scan.patterns.push({ pointer: `${pointer}/patternProperties/${escapePointer(key)}`, pattern: key })
       }
     }
     for (const key of Object.keys(node)) {
@@ -366,7 +357,7 @@ function scanSchema(root: SchemaObject): SchemaScan {
     for (const keyword of MAP_KEYWORDS) {
       const map = node[keyword]
       if (!isObject(map)) continue
-      for (const [key, sub] of Object.entries(map)) visit(sub, `${pointer}/${keyword}/${escapePointerToken(key)}`, base)
+      for (const [key, sub] of Object.entries(map)) visit(sub, `${pointer}/${keyword}/${escapePointer(key)}`, base)
     }
     for (const keyword of SINGLE_KEYWORDS) {
       const sub = node[keyword]
@@ -445,10 +436,10 @@ function withoutDollarSchema(schema: SchemaObject): SchemaObject {
 export function checkSchema(schema: JsonSchemaNode | JsonValue): SchemaProblem | undefined {
   if (typeof schema === 'boolean') return undefined
   if (!isObject(schema)) {
-    return { pointer: '', message: `a schema must be an object or a boolean (got ${jsonTypeOf(schema)})` }
+    return { pointer: '', message: `a schema must be an object or a boolean (got ${typeLabel(schema)})` }
   }
   if (schema.$schema !== undefined && typeof schema.$schema !== 'string') {
-    return { pointer: '/$schema', message: `must be a string (got ${jsonTypeOf(schema.$schema)})` }
+    return { pointer: '/$schema', message: `must be a string (got ${typeLabel(schema.$schema)})` }
   }
   let scan: SchemaScan
   try {
@@ -582,7 +573,7 @@ function compile(schema: unknown): Validator {
       const fn = ajvFor('draft-07').compile(schema)
       return (value) => (fn(value) ? NO_ISSUES : freezeIssues(mapErrors(fn.errors ?? [], [schema], value)))
     }
-    if (!isObject(schema)) throw new Error(`a schema must be an object or a boolean (got ${jsonTypeOf(schema)})`)
+    if (!isObject(schema)) throw new Error(`a schema must be an object or a boolean (got ${typeLabel(schema)})`)
     const scan = scanSchema(schema)
     if (scan.cyclePointer !== undefined) throw new Error(`schema object contains itself at ${scan.cyclePointer}`)
     const dialect = dialectOf(schema, scan)
@@ -643,7 +634,7 @@ function displayJson(value: unknown): string {
 }
 
 function childPointer(pointer: string, property: unknown): string {
-  return `${pointer}/${escapePointerToken(String(property))}`
+  return `${pointer}/${escapePointer(String(property))}`
 }
 
 function mapError(error: ErrorObject, data: unknown): ValidationIssue | undefined {
@@ -678,7 +669,7 @@ function mapError(error: ErrorObject, data: unknown): ValidationIssue | undefine
       return { pointer, keyword, message: 'is not allowed' }
     case 'type': {
       const expected = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',')
-      const got = jsonTypeOf(resolveJsonPointer(data, pointer))
+      const got = typeLabel(resolveJsonPointer(data, pointer))
       return { pointer, keyword, message: `must be ${orList(expected)} (got ${got})` }
     }
     case 'enum': {
@@ -740,8 +731,8 @@ function admittedTypes(root: unknown, node: unknown, depth = 0): string[] | unde
   if (!isObject(schema) || depth > 8) return undefined
   if (typeof schema.type === 'string') return [schema.type]
   if (Array.isArray(schema.type)) return schema.type.map(String)
-  if ('const' in schema) return [jsonTypeOf(schema.const)]
-  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(jsonTypeOf))]
+  if ('const' in schema) return [typeLabel(schema.const)]
+  if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map(typeLabel))]
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
   if (branches === undefined) return undefined
   const union = new Set<string>()
@@ -755,7 +746,7 @@ function admittedTypes(root: unknown, node: unknown, depth = 0): string[] | unde
 
 function typeAdmits(types: readonly string[] | undefined, value: unknown): boolean {
   if (types === undefined) return true
-  const actual = jsonTypeOf(value)
+  const actual = typeLabel(value)
   return types.some(
     (type) => type === actual || (type === 'integer' && typeof value === 'number' && Number.isInteger(value)),
   )
@@ -800,7 +791,7 @@ function summariseCombinator(
     let candidates = branches.map((_, index) => index).filter((index) => typeAdmits(types[index], value))
     if (candidates.length === 0 && types.every((list) => list !== undefined)) {
       const union = [...new Set(types.flatMap((list) => list ?? []))]
-      return [{ pointer, keyword, message: `must be ${orList(union)} (got ${jsonTypeOf(value)})` }]
+      return [{ pointer, keyword, message: `must be ${orList(union)} (got ${typeLabel(value)})` }]
     }
     if (candidates.length > 1) candidates = candidates.filter((index) => discriminatorsAgree(root, branches[index], value))
     if (candidates.length === 1) {

@@ -39,7 +39,7 @@ import {
   typeLabel,
   messages,
 } from './errors'
-import { snapshotJson } from './json'
+import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
@@ -128,10 +128,8 @@ class Execution implements ToolExecution {
   }
 
   attachContext(context: ResultContext): void {
-    if (context === null || typeof context !== 'object' || typeof context.source !== 'string' || !isContent(context.content)) {
-      throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
-    }
-    ;(this.attached ??= []).push(Object.freeze({ source: context.source, content: freezeContent(context.content) }))
+    if (!isContext(context)) throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
+    ;(this.attached ??= []).push(freezeContext(context))
   }
 
   set signal(value: AbortSignal) {
@@ -183,6 +181,20 @@ function failFromInfo(message: string, info: ToolErrorInfo): Draft {
   return { isError: true, failure: { message, info }, content: errorContent(message) }
 }
 
+/** The cancellation drafts: identical for every call, so shared (drafts are never mutated). */
+const ABORTED_BEFORE: Draft = Object.freeze(fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch()))
+const ABORTED_DRAFT: Draft = Object.freeze(fail('ABORTED', messages.aborted()))
+
+/** A throwing or malformed policy, guard or approval: fails closed with `code`. */
+function policyError(code: 'TOOL_DENIED' | 'TOOL_BLOCKED', tool: string, stage: string, problem: string): Draft {
+  return fail(code, messages.policyFailed(tool, stage, problem), 'PolicyError')
+}
+
+/** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root). */
+function describeProblem(problem: JsonProblem): string {
+  return `${problem.pointer || '(root)'} ${problem.message}`
+}
+
 /** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
 export function normalizeEntry(entry: unknown, index: number): { call: RawToolCall; problem?: string } {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
@@ -203,11 +215,6 @@ function isTruncation(parseError: string, raw: string): boolean {
   if (parseError.includes('Unexpected end of JSON input') || parseError.startsWith('Unterminated string')) return true
   const at = /at position (\d+)/.exec(parseError)
   return at !== null && Number(at[1]) >= raw.trimEnd().length
-}
-
-/** UTF-8 byte length without allocating for short strings. */
-function utf8Length(text: string): number {
-  return text.length < 4096 ? Buffer.byteLength(text, 'utf8') : Buffer.byteLength(text)
 }
 
 /**
@@ -243,8 +250,8 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   const raw = call.arguments
   if (typeof raw === 'string') {
     const limit = run.host.config.maxArgumentBytes
-    if (raw.length > limit || (raw.length * 3 > limit && utf8Length(raw) > limit)) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, utf8Length(raw), limit))
+    if (raw.length > limit || (raw.length * 3 > limit && Buffer.byteLength(raw) > limit)) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(raw), limit))
       return state
     }
     if (raw.trim() === '') args = EMPTY_OBJECT
@@ -267,7 +274,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   if (args !== EMPTY_OBJECT) {
     const snap = snapshotJson(args, { copy: !parsed })
     if (!snap.ok) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+      state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
       return state
     }
     args = snap.value
@@ -287,7 +294,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
             const snap = snapshotJson(repaired.value)
             if (!snap.ok) {
               // A repair decoded something JSON cannot carry (e.g. 1e999): never run on it.
-              state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+              state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
               return state
             }
             args = snap.value
@@ -303,7 +310,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   }
 
   if (run.signal.aborted) {
-    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    state.draft = ABORTED_BEFORE
     return state
   }
 
@@ -373,7 +380,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     if (!isDecision(raw)) throw new TypeError(`a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
     decision = raw
   } catch (error) {
-    state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'tools/pre-execute', describeThrown(error)), 'PolicyError')
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', describeThrown(error))
     return
   }
   if (decision.type === 'deny') {
@@ -381,7 +388,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     return
   }
   if (run.signal.aborted) {
-    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    state.draft = ABORTED_BEFORE
     return
   }
   if (decision.type === 'ask') {
@@ -399,12 +406,12 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
         return
       }
       if (run.signal.aborted) {
-        state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+        state.draft = ABORTED_BEFORE
         return
       }
     } catch (error) {
-      if (run.signal.aborted) state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
-      else state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'approval', describeThrown(error)), 'PolicyError')
+      if (run.signal.aborted) state.draft = ABORTED_BEFORE
+      else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
       return
     }
   }
@@ -413,7 +420,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     try {
       verdict = guard(exec)
     } catch (error) {
-      state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'guard', describeThrown(error)), 'PolicyError')
+      state.draft = policyError('TOOL_DENIED', name, 'guard', describeThrown(error))
       return
     }
     if (verdict === undefined) continue
@@ -423,10 +430,10 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     }
     // Guards are synchronous: anything else (a promise from an async guard) fails closed.
     if (isThenable(verdict)) verdict.then(undefined, (error: unknown) => run.host.report('guard', error))
-    state.draft = fail('TOOL_DENIED', messages.policyFailed(name, 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`), 'PolicyError')
+    state.draft = policyError('TOOL_DENIED', name, 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`)
     return
   }
-  if (run.signal.aborted) state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+  if (run.signal.aborted) state.draft = ABORTED_BEFORE
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -462,6 +469,10 @@ function isContext(value: unknown): value is ResultContext {
   return value !== null && typeof value === 'object' && typeof (value as { source?: unknown }).source === 'string' && isContent((value as { content?: unknown }).content)
 }
 
+function freezeContext(context: ResultContext): ResultContext {
+  return Object.freeze({ source: context.source, content: freezeContent(context.content) })
+}
+
 function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
   return Object.isFrozen(content) && content.every((b) => Object.isFrozen(b)) ? content : Object.freeze(content.map((b) => Object.freeze(shallowCopy(b))))
 }
@@ -476,11 +487,18 @@ function shallowCopy<T extends object>(value: T): T {
   return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
+const unconstrained = new WeakMap<object, boolean>()
+
+/** Whether an output schema admits any JSON value (then output validation is skipped); cached per schema object. */
 function isUnconstrained(schema: unknown): boolean {
   if (schema === true) return true
   if (schema === null || typeof schema !== 'object') return false
-  for (const key in schema) if (key !== 'description' && key !== 'title' && key !== '$schema') return false
-  return true
+  let known = unconstrained.get(schema)
+  if (known === undefined) {
+    known = Object.keys(schema).every((key) => key === 'description' || key === 'title' || key === '$schema')
+    unconstrained.set(schema, known)
+  }
+  return known
 }
 
 /** Validates, freezes and renders a canonical value. Returns a success or failure draft. */
@@ -488,7 +506,7 @@ function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
   const definition = exec.definition
   const name = definition.name
   const snap = snapshotJson(value)
-  if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, `${snap.problem.pointer || '(root)'} ${snap.problem.message}`))
+  if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
   const frozen = snap.value
   if (!isUnconstrained(definition.output.schema)) {
     const issues = getValidator(definition.output.schema)(frozen)
@@ -522,7 +540,7 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
   const exec = state.exec!
   const caller = run.signal
   if (caller.aborted) {
-    state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+    state.draft = ABORTED_BEFORE
     return
   }
   let bodyStarted = false
@@ -547,9 +565,9 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
   } catch (error) {
     exec.writable = false
     if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
-      state.draft = fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch())
+      state.draft = ABORTED_BEFORE
     } else if (caller.aborted && isAbortLike(error, caller)) {
-      state.draft = fail('ABORTED', messages.aborted())
+      state.draft = ABORTED_DRAFT
     } else if (isAbortLike(error, undefined)) {
       // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash (B17).
       state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
@@ -561,7 +579,7 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
   exec.writable = false
   if (caller.aborted) {
     // Nothing a body returns after the abort reaches the model.
-    state.draft = fail(bodyStarted ? 'ABORTED' : 'ABORTED_BEFORE_DISPATCH', bodyStarted ? messages.aborted() : messages.abortedBeforeDispatch())
+    state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
     return
   }
   state.draft = settleValue(exec, value, run)
@@ -617,7 +635,7 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
     if (!isPostDecision(raw)) throw new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)
     decision = raw
   } catch (error) {
-    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', describeThrown(error)), 'PolicyError')
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(error))
     return
   }
   if (decision.type === 'block') {
@@ -626,29 +644,29 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
   }
   const { content, value, contexts } = decision
   if (content !== undefined && value !== undefined) {
-    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'a decision may replace content or value, not both'), 'PolicyError')
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'a decision may replace content or value, not both')
     return
   }
   let next: Draft = draft
   if (value !== undefined) {
     if (draft.isError) {
-      state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'a failed call has no value to replace'), 'PolicyError')
+      state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'a failed call has no value to replace')
       return
     }
     next = settleValue(exec, value, run)
     if (draft.contexts !== undefined) next = { ...next, contexts: draft.contexts }
   } else if (content !== undefined) {
     if (!isContent(content)) {
-      state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'replacement content must be an array of text or image blocks'), 'PolicyError')
+      state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'replacement content must be an array of text or image blocks')
       return
     }
     next = { ...draft, content: freezeContent(content) }
   }
   if (contexts !== undefined && (!Array.isArray(contexts) || !contexts.every(isContext))) {
-    state.draft = fail('TOOL_BLOCKED', messages.policyFailed(name, 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }'), 'PolicyError')
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }')
     return
   }
-  if (contexts !== undefined && contexts.length > 0) next = { ...next, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts.map((c) => Object.freeze({ source: c.source, content: freezeContent(c.content) }))]) }
+  if (contexts !== undefined && contexts.length > 0) next = { ...next, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts.map(freezeContext)]) }
   state.draft = next
 }
 
@@ -694,11 +712,11 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
       presentation = undefined
     }
   }
-  return Object.freeze({
-    toolName: definition.name,
-    ...(presentation === undefined ? {} : { presentation }),
-    ...(state.repairs === undefined ? {} : { repairs: state.repairs }),
-  })
+  // Assigned rather than spread (same keys, same order): see `shallowCopy`.
+  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[] } = { toolName: definition.name }
+  if (presentation !== undefined) meta.presentation = presentation
+  if (state.repairs !== undefined) meta.repairs = state.repairs
+  return Object.freeze(meta)
 }
 
 /** Stage 6 — observe: `tools/result` listeners (each throw contained) and the session log. */

@@ -660,8 +660,7 @@ class ToolSet implements ResolvedToolSet {
   }
 
   get definitions(): readonly AnyToolDefinition[] {
-    if (this.disposed) return []
-    return [...this.pinned.values()].filter((r) => this.registry._isCurrent(this.scope, r)).map((r) => r.definition)
+    return this.registry.definitions(this.scope, this)
   }
 
   has(name: string): boolean {

@@ -9,6 +9,8 @@
  * model is never changed, and annotations (`default`) are never applied as values.
  */
 import type { JsonObject, JsonSchemaNode, JsonValue } from './contracts'
+import { typeLabel } from './errors'
+import { escapePointer } from './json'
 import { resolveLocalRef } from './json-schema'
 
 /** Which repairs are enabled (all off by default). */
@@ -54,19 +56,9 @@ function isJsonObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function escapeToken(token: string): string {
-  return token.replace(/~/g, '~0').replace(/\//g, '~1')
-}
-
 /** Defines an own enumerable property (plain assignment of `__proto__` would set the prototype). */
 function setOwn(target: JsonObject, key: string, value: JsonValue): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
-}
-
-function typeName(value: JsonValue): string {
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'array'
-  return typeof value
 }
 
 /** Follows local `$ref`s; a non-local or dangling reference is an unconstrained schema (`{}`). */
@@ -88,8 +80,8 @@ function admitted(root: unknown, node: unknown, depth = 0): Set<string> | undefi
   if (!isObject(schema) || depth > MAX_REF_HOPS) return undefined
   if (typeof schema.type === 'string') return new Set([schema.type])
   if (Array.isArray(schema.type)) return new Set(schema.type.map(String))
-  if ('const' in schema) return new Set([typeName(schema.const as JsonValue)])
-  if (Array.isArray(schema.enum)) return new Set((schema.enum as JsonValue[]).map(typeName))
+  if ('const' in schema) return new Set([typeLabel(schema.const as JsonValue)])
+  if (Array.isArray(schema.enum)) return new Set((schema.enum as JsonValue[]).map(typeLabel))
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
   if (branches !== undefined) {
     const union = new Set<string>()
@@ -147,7 +139,7 @@ function propertySchema(schema: SchemaObject, key: string): unknown {
 function selectBranch(walk: Walk, schema: SchemaObject, value: JsonValue): unknown {
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined
   if (branches === undefined) return undefined
-  const actual = typeName(value)
+  const actual = typeLabel(value)
   const matching = branches.filter((branch) => {
     const types = admitted(walk.root, branch)
     return types !== undefined && (types.has(actual) || (actual === 'number' && types.has('integer')))
@@ -167,7 +159,7 @@ function repairNode(walk: Walk, node: unknown, value: JsonValue, pointer: string
       if (walk.modes.jsonStrings === true && (types.has('object') || types.has('array'))) {
         try {
           const decoded = JSON.parse(current) as JsonValue
-          const decodedType = typeName(decoded)
+          const decodedType = typeLabel(decoded)
           if ((decodedType === 'object' || decodedType === 'array') && types.has(decodedType)) {
             walk.repairs.push(`${pointer}: JSON string decoded as ${decodedType}`)
             current = decoded
@@ -200,7 +192,7 @@ function repairNode(walk: Walk, node: unknown, value: JsonValue, pointer: string
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
     let copy: JsonObject | undefined
     for (const [key, item] of Object.entries(current)) {
-      const at = `${pointer}/${escapeToken(key)}`
+      const at = `${pointer}/${escapePointer(key)}`
       const sub = propertySchema(schema, key)
       if (item === null && walk.modes.nullAsAbsent === true && sub !== undefined && !required.has(key) && !admitsNull(walk.root, sub)) {
         walk.repairs.push(`${at}: null treated as absent`)
