@@ -4,6 +4,7 @@
  * the smoke test calls {@link runBench} in-process.
  */
 import os from 'node:os'
+import { describeThrown } from '@deepseek-ai/dsh-tools'
 import { collectMeta, type RunMeta } from './meta'
 import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
@@ -77,7 +78,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   try {
     ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: 3, lookups: 20, peerTimeoutMs: 300_000, log }))
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = describeThrown(error)
     log(`ptc: skipped (${reason})`)
     ptc = { skipped: reason }
   }

@@ -9,7 +9,7 @@
  * native executor. Nothing here throws for a bad schema or call: every problem is counted and
  * reported with its reason.
  */
-import { defineRawTool, type JsonObject, type JsonSchemaNode, type JsonValue, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, describeThrown, type AgentHandle, type JsonObject, type JsonSchemaNode, type JsonValue, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { generateSdk, type SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
 import {
   createHarness,
@@ -23,7 +23,6 @@ import {
   type Harness,
 } from '@deepseek-ai/dsh-tool-testkit'
 import type { Context } from 'cordis'
-import type { AgentHandle } from '@deepseek-ai/dsh-tools'
 
 /** One registration that threw. */
 export interface RegistrationFailure {
@@ -84,7 +83,6 @@ export interface MismatchCounts {
   readonly problems: readonly string[]
 }
 
-/** The whole report. */
 /** The BFCL ground-truth calls. */
 export interface GroundTruthCounts extends CallCounts {
   /** Entries with published ground truth. */
@@ -95,6 +93,7 @@ export interface GroundTruthCounts extends CallCounts {
   readonly undocumentedRejections: readonly string[]
 }
 
+/** The whole report, as {@link runConformance} returns it (`formatReport` of `./report` prints it). */
 export interface ConformanceReport {
   readonly mcp: SchemaCounts
   readonly mcpSamples: SampleCounts
@@ -214,7 +213,7 @@ async function mcp(h: Harness, sdk: boolean): Promise<{ counts: SchemaCounts; sa
         )
         registered++
       } catch (error) {
-        failures.push({ source: list.file, tool: tool.name, message: error instanceof Error ? error.message : String(error) })
+        failures.push({ source: list.file, tool: tool.name, message: describeThrown(error) })
       }
     }
     projected += scope.ctx.tools.schemas().length
@@ -344,7 +343,7 @@ async function bfcl(h: Harness, sdk: boolean): Promise<{ counts: SchemaCounts; g
       layer.names.set(fn.name, identity)
       placement.set(`${entry.id}\u0000${fn.name}`, layer.scope)
     } catch (error) {
-      failures.push({ source: `${entry.file} ${entry.id}`, tool: String(fn.name), message: error instanceof Error ? error.message : String(error) })
+      failures.push({ source: `${entry.file} ${entry.id}`, tool: String(fn.name), message: describeThrown(error) })
     }
   }
   for (const entry of entries) for (const fn of entry.functions) place(entry, fn)

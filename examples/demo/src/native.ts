@@ -2,13 +2,10 @@
  * The native half of the demo: recorded provider payloads → raw batches → the full pipeline →
  * one result per call, printed with its outcome and timing.
  */
-import { Context } from 'cordis'
-import { ToolRegistry, createAgent, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
+import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor, truncatedCallResults } from '@deepseek-ai/dsh-tool-executor-native'
-import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
+import { bootDeployment } from './deployment'
 import { RECORDED_STEPS, TASK } from './recorded'
-import { workspaceTools } from './tools'
 import { stepToBatch, resultsToMessages } from './wire'
 import { bold, dim, formatMs, outcomeLabel, preview, shortArgs } from './format'
 
@@ -22,13 +19,7 @@ export interface NativeRun {
 }
 
 export async function runNative(root: string): Promise<NativeRun> {
-  const ctx = new Context()
-  await ctx.plugin(ToolRegistry)
-  await ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
-  await ctx.plugin(TimeoutPolicy, {})
-  // A deployment policy: the demo workspace is read-only.
-  ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'write_file' ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
-  for (const tool of workspaceTools(root)) ctx.tools.register(tool)
+  const { ctx, agent, log } = await bootDeployment(root, (c) => c.plugin(NativeExecutor, { maxParallelCalls: 4 }))
 
   // Timing: a tools/execute wrapper records when each body started and ended.
   const timing = new Map<string, { start: number; end?: number }>()
@@ -42,8 +33,6 @@ export async function runNative(root: string): Promise<NativeRun> {
     }
   })
 
-  const log = new MemorySessionLog()
-  const { agent } = createAgent(ctx, 'support-agent', { log })
   console.log(bold('dsh-tools demo — native executor'))
   console.log(`Task: ${TASK}`)
   console.log(`Tools: ${ctx.tools.describe({ agent }).tools.map((t) => t.name).join(', ')}\n`)

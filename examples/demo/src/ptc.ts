@@ -2,14 +2,10 @@
  * The PTC half of the demo: the same task as the native replay, done by one model-written
  * program through `run_code`. Prints what the model sees and the bytes it costs in each mode.
  */
-import { Context } from 'cordis'
-import { ToolRegistry, createAgent } from '@deepseek-ai/dsh-tools'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
+import { bootDeployment } from './deployment'
 import type { NativeRun } from './native'
 import { TASK } from './recorded'
-import { workspaceTools } from './tools'
 import { bold, dim, formatMs } from './format'
 
 /** The program a model wrote for the task (recorded; TypeScript, run in the QuickJS sandbox). */
@@ -51,14 +47,7 @@ export interface PtcRun {
 }
 
 export async function runPtc(root: string, native: NativeRun): Promise<PtcRun> {
-  const ctx = new Context()
-  await ctx.plugin(ToolRegistry)
-  await ctx.plugin(PtcExecutor, { maxParallelSubCalls: 4 })
-  await ctx.plugin(TimeoutPolicy, {})
-  ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'write_file' ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
-  for (const tool of workspaceTools(root)) ctx.tools.register(tool)
-  const log = new MemorySessionLog()
-  const { agent } = createAgent(ctx, 'support-agent', { log })
+  const { ctx, agent, log } = await bootDeployment(root, (c) => c.plugin(PtcExecutor, { maxParallelSubCalls: 4 }))
 
   const description = ctx.tools.describe({ agent })
   const sdk = description.sections[0]?.text ?? ''
@@ -74,7 +63,8 @@ export async function runPtc(root: string, native: NativeRun): Promise<PtcRun> {
   for (const e of subCalls) console.log(dim(`    ${e.callId.padEnd(18)} ${e.name.padEnd(24)} ${e.isError ? `error ${e.error?.info?.code}` : 'ok'}`))
   console.log('  What the model sees:')
   for (const block of result!.content) if (block.type === 'text') console.log(block.text.replace(/^/gm, '    │ '))
-  const message = { role: 'tool', tool_call_id: 'call_ptc', content: result!.content.map((b) => (b.type === 'text' ? b.text : '')).join('') }
+  const text = result!.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
+  const message = { role: 'tool', tool_call_id: 'call_ptc', content: text }
   const ptcBytes = Buffer.byteLength(JSON.stringify([message]))
   console.log()
   console.log(bold('Native vs PTC (model-facing result bytes for the same task)'))
@@ -82,7 +72,7 @@ export async function runPtc(root: string, native: NativeRun): Promise<PtcRun> {
   console.log(`  PTC:    1 run_code call (${subCalls.length} sub-calls), ${ptcBytes} bytes of results (${((100 * ptcBytes) / native.modelFacingBytes).toFixed(1)}% of native)`)
   console.log(dim('  (the SDK section is paid once per request like tool schemas; it is prefix-stable and KV-cacheable)'))
   return {
-    text: result!.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
+    text,
     subCalls: subCalls.map((e) => `${e.name} ${e.isError ? e.error?.info?.code : 'ok'}`),
     modelFacingBytes: ptcBytes,
   }

@@ -6,6 +6,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
 import { defineTool, ToolError, type AnyToolDefinition } from '@deepseek-ai/dsh-tools'
+import { sleep } from '@deepseek-ai/dsh-tool-testkit'
 
 /** Resolves `path` inside `root`, refusing anything outside it (like the MCP filesystem server). */
 function inside(root: string, path: string): string {
@@ -16,22 +17,8 @@ function inside(root: string, path: string): string {
   return full
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((res, rej) => {
-    if (signal.aborted) return rej(signal.reason)
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort)
-      res()
-    }, ms)
-    const onAbort = () => {
-      clearTimeout(t)
-      rej(signal.reason)
-    }
-    signal.addEventListener('abort', onAbort, { once: true })
-  })
-}
-
-export interface Order {
+/** One record of `sample/data/orders.json`. */
+interface Order {
   id: string
   customer: string
   total: number

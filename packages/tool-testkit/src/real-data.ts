@@ -221,11 +221,6 @@ export interface BfclRawEntry {
   readonly groundTruth?: readonly JsonObject[]
 }
 
-function rawQuestionFiles(): string[] {
-  return readdirSync(new URL('bfcl/raw/', FIXTURES))
-    .filter((file) => /^BFCL_v4_.*\.json$/.test(file))
-    .sort()
-}
 
 /**
  * The untouched BFCL v4 question files of `bfcl/raw/` (JSON Lines; 7 categories: irrelevance,
@@ -236,7 +231,8 @@ function rawQuestionFiles(): string[] {
 export function loadBfclRawEntries(): BfclRawEntry[] {
   const entries: BfclRawEntry[] = []
   const available = new Set(readdirSync(new URL('bfcl/raw/', FIXTURES)))
-  for (const file of rawQuestionFiles()) {
+  const questionFiles = [...available].filter((file) => /^BFCL_v4_.*\.json$/.test(file)).sort()
+  for (const file of questionFiles) {
     const category = file.replace(/^BFCL_v4_/, '').replace(/\.json$/, '')
     const answers = new Map<string, readonly JsonObject[]>()
     if (available.has(`possible_answer_${file}`)) {

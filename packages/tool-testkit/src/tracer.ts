@@ -221,17 +221,10 @@ export class StageTracer {
     }
     // `render` does not receive the call id; `projectContent` (which the pipeline calls in its
     // place and which receives `exec`) records it and falls through to the original.
-    if (original.projectContent === undefined) {
-      traced.projectContent = (args: unknown, value: JsonValue, exec: ToolExecution) => {
-        record(exec.callId, 'render')
-        return original.output.render(args, value)
-      }
-    } else {
-      const project = original.projectContent
-      traced.projectContent = (args: unknown, value: JsonValue, exec: ToolExecution) => {
-        record(exec.callId, 'render')
-        return project(args, value, exec)
-      }
+    const project = original.projectContent ?? ((args: unknown, value: JsonValue) => original.output.render(args, value))
+    traced.projectContent = (args: unknown, value: JsonValue, exec: ToolExecution) => {
+      record(exec.callId, 'render')
+      return project(args, value, exec)
     }
     return Object.freeze(traced) as ToolDefinition<Args, Value>
   }

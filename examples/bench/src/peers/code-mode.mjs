@@ -6,7 +6,8 @@
 // AI SDK tool the model would call (`experimental_createCodeModeTool(tools).execute({ js })`):
 // the cold run (first in the process), steady runs of a trivial program, K sub-calls of the
 // trivial `add` tool awaited one by one and with Promise.all, and the model-facing bytes of the
-// inventory task. Usage: node code-mode.mjs '{"subCalls":100,"rounds":15,"warmup":3,"lookups":20}'
+// inventory task; it prints raw samples, which the runner summarises (parsePeerOutput).
+// Usage: node code-mode.mjs '{"subCalls":100,"rounds":15,"warmup":3,"lookups":20}'
 //
 // `ai` 7 is installed under the alias `ai7` (the bench measures `ai` 6 elsewhere); pnpm links
 // code-mode's `ai` peer to `ai` 6, so a resolve hook points code-mode's `import 'ai'` at `ai` 7.
@@ -92,11 +93,6 @@ for (let r = 0; r < warmup + rounds; r++) {
     if (r >= warmup) samples[id].push(ms)
   }
 }
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2
-}
 
 // The inventory task as one program; bytes as the AI SDK sends them (tool input JSON, JSON output).
 const skus = Array.from({ length: lookups }, (_, i) => 1000 + i * 7)
@@ -129,8 +125,6 @@ process.stdout.write(
     steadyMs: samples.trivial,
     sequentialMs: samples.sequential,
     parallelMs: samples.parallel,
-    perSubCallSequentialUs: ((median(samples.sequential) - median(samples.trivial)) * 1000) / k,
-    perSubCallParallelUs: ((median(samples.parallel) - median(samples.trivial)) * 1000) / k,
     task,
   })}\n`,
 )

@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { describeThrown } from '@deepseek-ai/dsh-tools'
 import { summarize, type Summary } from '../stats'
 
 /** What the peer is asked to run (same meaning as `PtcConfig`). */
@@ -20,6 +21,46 @@ export interface CodeModePeerConfig {
   readonly lookups: number
   /** The child is killed after this long, ms. */
   readonly timeoutMs: number
+}
+
+/**
+ * Run times of the trivial, sequential and parallel programs and the per-sub-call overhead
+ * derived from their medians; the same shape for our PTC executor and for code mode.
+ */
+export interface PtcTimings {
+  /** Trivial program (`return 1`), steady, ms. */
+  readonly steadyMs: Summary
+  /** Sub-calls per program. */
+  readonly subCalls: number
+  /** Program awaiting the calls one by one, ms. */
+  readonly sequentialMs: Summary
+  /** Program awaiting all calls at once (`Promise.all`), ms. */
+  readonly parallelMs: Summary
+  /** (sequential − trivial) / subCalls on medians, µs. */
+  readonly perSubCallSequentialUs: number
+  /** (parallel − trivial) / subCalls on medians, µs. */
+  readonly perSubCallParallelUs: number
+}
+
+/**
+ * Summarises the samples (ms) of the three programs and derives the per-sub-call overhead (pure).
+ *
+ * @throws RangeError when a sample list is empty (from {@link summarize}).
+ *
+ * @example ptcTimings({ steady: [1, 3], sequential: [5], parallel: [4] }, 2).perSubCallSequentialUs // 1500
+ */
+export function ptcTimings(samples: { readonly steady: readonly number[]; readonly sequential: readonly number[]; readonly parallel: readonly number[] }, subCalls: number): PtcTimings {
+  const steadyMs = summarize(samples.steady)
+  const sequentialMs = summarize(samples.sequential)
+  const parallelMs = summarize(samples.parallel)
+  return {
+    steadyMs,
+    subCalls,
+    sequentialMs,
+    parallelMs,
+    perSubCallSequentialUs: ((sequentialMs.median - steadyMs.median) * 1000) / subCalls,
+    perSubCallParallelUs: ((parallelMs.median - steadyMs.median) * 1000) / subCalls,
+  }
 }
 
 /** Model-facing bytes of the inventory task done as one `code_mode` call. */
@@ -36,7 +77,7 @@ export interface CodeModeTaskBytes {
 
 /** The peer's figures, or why there are none. */
 export type CodeModePeerResult =
-  | {
+  | (PtcTimings & {
       readonly status: 'measured'
       /** Node version the peer ran under (`process.versions.node`). */
       readonly node: string
@@ -46,16 +87,8 @@ export type CodeModePeerResult =
       readonly importMs: number
       /** First `code_mode` execution in the child (`return 1`), ms. */
       readonly coldMs: number
-      readonly steadyMs: Summary
-      readonly subCalls: number
-      readonly sequentialMs: Summary
-      readonly parallelMs: Summary
-      /** (sequential − trivial) / subCalls on medians, µs. */
-      readonly perSubCallSequentialUs: number
-      /** (parallel − trivial) / subCalls on medians, µs. */
-      readonly perSubCallParallelUs: number
       readonly task: CodeModeTaskBytes
-    }
+    })
   | { readonly status: 'not-measured'; readonly reason: string }
 
 /** The bench package's root (this file sits in `src/workloads/` or is bundled into `dist/`). */
@@ -100,10 +133,10 @@ function str(x: unknown, field: string): string {
 export function parsePeerOutput(stdout: string): CodeModePeerResult {
   const raw: unknown = JSON.parse(stdout.trim().split('\n').pop() ?? '')
   if (!isRecord(raw) || !isRecord(raw.task)) throw new Error('code-mode peer: output is not an object with /task')
-  const steadyMs = summarize(numbers(raw.steadyMs, 'steadyMs'))
-  const sequentialMs = summarize(numbers(raw.sequentialMs, 'sequentialMs'))
-  const parallelMs = summarize(numbers(raw.parallelMs, 'parallelMs'))
-  const subCalls = num(raw.subCalls, 'subCalls')
+  const timings = ptcTimings(
+    { steady: numbers(raw.steadyMs, 'steadyMs'), sequential: numbers(raw.sequentialMs, 'sequentialMs'), parallel: numbers(raw.parallelMs, 'parallelMs') },
+    num(raw.subCalls, 'subCalls'),
+  )
   const t = raw.task
   return {
     status: 'measured',
@@ -112,12 +145,7 @@ export function parsePeerOutput(stdout: string): CodeModePeerResult {
     aiVersion: str(raw.ai, 'ai'),
     importMs: num(raw.importMs, 'importMs'),
     coldMs: num(raw.coldMs, 'coldMs'),
-    steadyMs,
-    subCalls,
-    sequentialMs,
-    parallelMs,
-    perSubCallSequentialUs: ((sequentialMs.median - steadyMs.median) * 1000) / subCalls,
-    perSubCallParallelUs: ((parallelMs.median - steadyMs.median) * 1000) / subCalls,
+    ...timings,
     task: {
       answer: str(t.answer, 'task/answer'),
       calls: num(t.calls, 'task/calls'),
@@ -137,7 +165,7 @@ export async function runCodeModePeer(config: CodeModePeerConfig, expectedAnswer
   try {
     root = packageRoot()
   } catch (error) {
-    return { status: 'not-measured', reason: error instanceof Error ? error.message : String(error) }
+    return { status: 'not-measured', reason: describeThrown(error) }
   }
   const node = findNode22(root)
   if ('missing' in node) return { status: 'not-measured', reason: node.missing }
@@ -156,7 +184,7 @@ export async function runCodeModePeer(config: CodeModePeerConfig, expectedAnswer
   try {
     result = parsePeerOutput(outcome.stdout)
   } catch (error) {
-    return { status: 'not-measured', reason: error instanceof Error ? error.message : String(error) }
+    return { status: 'not-measured', reason: describeThrown(error) }
   }
   if (result.status === 'measured' && result.task.answer !== expectedAnswer) {
     return { status: 'not-measured', reason: `code mode answered ${JSON.stringify(result.task.answer)} to the inventory task, our run ${JSON.stringify(expectedAnswer)}` }

@@ -17,9 +17,8 @@ import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { alternate } from '../sampler'
-import { summarize, type Summary } from '../stats'
 import { dshAddTool } from '../systems/dsh'
-import { runCodeModePeer, type CodeModePeerResult } from './ptc-code-mode'
+import { ptcTimings, runCodeModePeer, type CodeModePeerResult, type PtcTimings } from './ptc-code-mode'
 
 /** Workload configuration. */
 export interface PtcConfig {
@@ -46,21 +45,10 @@ export interface TaskBytes {
   readonly calls: number
 }
 
-/** The workload's result. */
-export interface PtcResult {
+/** The workload's result: the timings of our PTC executor, the bytes task and the code-mode peer. */
+export interface PtcResult extends PtcTimings {
   /** First `run_code` of the process (trivial program), ms. */
   readonly coldMs: number
-  /** Trivial program, steady, ms. */
-  readonly steadyMs: Summary
-  readonly subCalls: number
-  /** Program awaiting the calls one by one, ms. */
-  readonly sequentialMs: Summary
-  /** Program awaiting all calls at once, ms. */
-  readonly parallelMs: Summary
-  /** (sequential − trivial) / subCalls, µs. */
-  readonly perSubCallSequentialUs: number
-  /** (parallel − trivial) / subCalls, µs. */
-  readonly perSubCallParallelUs: number
   readonly task: { readonly lookups: number; readonly native: TaskBytes; readonly ptc: TaskBytes; readonly resultRatio: number; readonly totalRatio: number; readonly answer: string }
   /** The same measurements for the Vercel AI SDK's code mode (Node 22 child), or why not. */
   readonly codeMode: CodeModePeerResult
@@ -72,6 +60,18 @@ function contentBytes(results: readonly ToolResult[]): number {
   let bytes = 0
   for (const r of results) for (const block of r.content) bytes += block.type === 'text' ? utf8(block.text) : utf8(block.data)
   return bytes
+}
+
+/** What the model exchanges for a batch run on `h`: the calls it emits, the results it reads, the tools described to it. */
+function taskBytes(system: TaskBytes['system'], h: Harness, calls: readonly RawToolCall[], results: readonly ToolResult[]): TaskBytes {
+  const description = h.tools.describe()
+  return {
+    system,
+    calls: calls.length,
+    callBytes: calls.reduce((s, c) => s + utf8(c.name) + utf8(c.arguments as string), 0),
+    resultBytes: contentBytes(results),
+    describeBytes: utf8(JSON.stringify(description.tools)) + description.sections.reduce((s, x) => s + utf8(x.text), 0),
+  }
 }
 
 function textOf(result: ToolResult | undefined): string {
@@ -155,7 +155,8 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
       ],
       { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
     )
-    const [steadyMs, sequentialMs, parallelMs] = measured.map((m) => summarize(m.ms)) as [Summary, Summary, Summary]
+    const [steadySamples, sequentialSamples, parallelSamples] = measured.map((m) => m.ms) as [number[], number[], number[]]
+    const timings = ptcTimings({ steady: steadySamples, sequential: sequentialSamples, parallel: parallelSamples }, k)
 
     // The bytes task, natively and as one program.
     const skus = Array.from({ length: config.lookups }, (_, i) => 1000 + i * 7)
@@ -169,14 +170,7 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
       const records = results.map((r) => (r.isError ? undefined : (r.value as ReturnType<typeof inventoryRecord>)))
       const cheapest = records.filter((r) => r !== undefined && r.inStock).sort((a, b) => a!.price - b!.price)[0]!
       nativeAnswer = `${cheapest.sku} ${cheapest.price}`
-      const description = nativeH.tools.describe()
-      native = {
-        system: 'native',
-        calls: calls.length,
-        callBytes: calls.reduce((s, c) => s + utf8(c.name) + utf8(c.arguments as string), 0),
-        resultBytes: contentBytes(results),
-        describeBytes: utf8(JSON.stringify(description.tools)) + description.sections.reduce((s, x) => s + utf8(x.text), 0),
-      }
+      native = taskBytes('native', nativeH, calls, results)
     } finally {
       await nativeH.dispose()
     }
@@ -190,24 +184,12 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
     const ptcResults = await h.tools.execute({ calls: [ptcCall] })
     const answer = textOf(ptcResults[0])
     if (answer !== nativeAnswer) throw new Error(`ptc task: program answered ${JSON.stringify(answer)}, native run ${JSON.stringify(nativeAnswer)}`)
-    const ptcDescription = h.tools.describe()
-    const ptc: TaskBytes = {
-      system: 'ptc',
-      calls: 1,
-      callBytes: utf8(ptcCall.name) + utf8(ptcCall.arguments as string),
-      resultBytes: contentBytes(ptcResults),
-      describeBytes: utf8(JSON.stringify(ptcDescription.tools)) + ptcDescription.sections.reduce((s, x) => s + utf8(x.text), 0),
-    }
+    const ptc = taskBytes('ptc', h, [ptcCall], ptcResults)
     const codeMode = await runCodeModePeer({ subCalls: k, rounds: config.rounds, warmup: config.warmup, lookups: config.lookups, timeoutMs: config.peerTimeoutMs }, answer)
     const result: PtcResult = {
       codeMode,
       coldMs,
-      steadyMs,
-      subCalls: k,
-      sequentialMs,
-      parallelMs,
-      perSubCallSequentialUs: ((sequentialMs.median - steadyMs.median) * 1000) / k,
-      perSubCallParallelUs: ((parallelMs.median - steadyMs.median) * 1000) / k,
+      ...timings,
       task: {
         lookups: skus.length,
         native,
@@ -218,7 +200,7 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
       },
     }
     config.log(
-      `ptc: cold ${coldMs.toFixed(1)} ms, steady ${steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
+      `ptc: cold ${coldMs.toFixed(1)} ms, steady ${timings.steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
     )
     config.log(
       codeMode.status === 'measured'

@@ -9,7 +9,7 @@
 import { generateText, jsonSchema, tool as aiTool, type ToolSet } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { Agent, Runner, tool as agentsTool, Usage, type Model, type ModelResponse } from '@openai/agents-core'
-import { defineRawTool, validatorCacheStats, type AnyToolDefinition, type JsonObject, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, describeThrown, validatorCacheStats, type AnyToolDefinition, type JsonObject, type RawToolCall } from '@deepseek-ai/dsh-tools'
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { collectGarbage } from '../sampler'
 import { summarize, type Summary } from '../stats'
@@ -153,7 +153,7 @@ function registerAll(h: Harness, definitions: readonly AnyToolDefinition[]): { n
     try {
       h.ctx.tools.register(d)
     } catch (error) {
-      rejected.push({ name: d.name, message: error instanceof Error ? error.message : String(error) })
+      rejected.push({ name: d.name, message: describeThrown(error) })
     }
   }
   return rejected
