@@ -18,8 +18,9 @@ export interface NativeExecutorConfig {
   readonly onDispose?: 'drain' | 'cancel'
 }
 
-/** The validated configuration. */
+/** The validated configuration, frozen, with defaults filled in (see {@link NativeExecutorConfig}). */
 export interface ResolvedNativeConfig {
+  /** Integer 1–1000. */
   readonly maxParallelCalls: number
   readonly onDispose: 'drain' | 'cancel'
 }
@@ -37,7 +38,10 @@ export function resolveNativeConfig(config: NativeExecutorConfig = {}): Resolved
   return Object.freeze({ maxParallelCalls, onDispose })
 }
 
-/** The reason batches are aborted with when a `cancel` executor unmounts. */
+/**
+ * The reason batches are aborted with when a `cancel` executor unmounts: `name` is
+ * `AbortError`, `code` is `EXECUTOR_DISPOSED`.
+ */
 export class ExecutorDisposedError extends Error {
   override readonly name = 'AbortError'
   readonly code = 'EXECUTOR_DISPOSED'

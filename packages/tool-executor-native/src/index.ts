@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import '@deepseek-ai/dsh-tools'
-import { createNativeExecutor, resolveNativeConfig, type NativeExecutorConfig } from './executor'
+import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
 export * from './providers'
@@ -20,7 +20,6 @@ export const NativeExecutor = {
   name: 'dsh-tool-executor-native',
   inject: ['tools'],
   apply(ctx: Context, config?: NativeExecutorConfig): void {
-    resolveNativeConfig(config)
     ctx.tools.mount(createNativeExecutor(config))
   },
 }

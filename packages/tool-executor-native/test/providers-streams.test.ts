@@ -7,6 +7,7 @@ import {
   OpenAIChatStreamAccumulator,
   parseAnthropicStream,
   parseGeminiStream,
+  parseOpenAIChatCompletion,
   parseOpenAIChatStream,
   parseOpenAIResponsesStream,
   parseOpenAIResponse,
@@ -238,6 +239,55 @@ describe('stream assembly details', () => {
     ])
     expect(parsed.calls).toEqual([{ callId: 'call_0', name: 'a', arguments: '{}' }])
     expect(parsed.issues).toEqual([{ pointer: '/tool_calls/0/id', message: 'missing call id; minted one' }])
+  })
+
+  test('complete responses: a missing id is minted past taken ones, a repeated id is kept; both reported with the provider field name', () => {
+    const chat = parseOpenAIChatCompletion({
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            tool_calls: [
+              { id: 'call_1', function: { name: 'a', arguments: '{}' } },
+              { function: { name: 'b', arguments: '{}' } },
+              { id: 'call_1', function: { name: 'c', arguments: '{}' } },
+            ],
+          },
+        },
+      ],
+    })
+    expect(chat.calls.map((c) => c.callId)).toEqual(['call_1', 'call_2', 'call_1'])
+    expect(chat.issues).toEqual([
+      { pointer: '/choices/0/message/tool_calls/1/id', message: 'missing call id; minted one' },
+      { pointer: '/choices/0/message/tool_calls/2/id', message: 'duplicate call id "call_1"' },
+    ])
+    const anthropic = parseAnthropicMessage({
+      stop_reason: 'tool_use',
+      content: [
+        { type: 'tool_use', name: 'a', input: {} },
+        { type: 'tool_use', id: 't', name: 'b', input: {} },
+        { type: 'tool_use', id: 't', name: 'c', input: {} },
+      ],
+    })
+    expect(anthropic.calls.map((c) => c.callId)).toEqual(['toolu_0', 't', 't'])
+    expect(anthropic.issues).toEqual([
+      { pointer: '/content/0/id', message: 'missing tool_use id; minted one' },
+      { pointer: '/content/2/id', message: 'duplicate tool_use id "t"' },
+    ])
+    const responses = parseOpenAIResponse({
+      status: 'completed',
+      output: [
+        { type: 'function_call', name: 'a', arguments: '{}' },
+        { type: 'function_call', call_id: 'c', name: 'b', arguments: '{}' },
+        { type: 'function_call', call_id: 'c', name: 'c', arguments: '{}' },
+      ],
+    })
+    expect(responses.calls.map((c) => c.callId)).toEqual(['call_0', 'c', 'c'])
+    expect(responses.issues).toEqual([
+      { pointer: '/output/0/call_id', message: 'missing call_id; minted one' },
+      { pointer: '/output/2/call_id', message: 'duplicate call_id "c"' },
+    ])
   })
 
   test('Responses: a .done arguments value wins over the deltas; text deltas collected', () => {

@@ -67,13 +67,7 @@ class PrefixScanner {
   }
 
   private object(): void {
-    this.i++
-    this.ws()
-    if (this.peek() === '}') {
-      this.i++
-      return
-    }
-    for (;;) {
+    this.sequence('}', () => {
       this.ws()
       if (this.peek() !== '"') throw new Malformed()
       this.string()
@@ -81,27 +75,27 @@ class PrefixScanner {
       if (this.peek() !== ':') throw new Malformed()
       this.i++
       this.value()
-      this.ws()
-      const c = this.peek()
-      this.i++
-      if (c === '}') return
-      if (c !== ',') throw new Malformed()
-    }
+    })
   }
 
   private array(): void {
+    this.sequence(']', () => this.value())
+  }
+
+  /** The body of an object or array after its opening bracket: `item`s separated by `,` up to `close`. */
+  private sequence(close: string, item: () => void): void {
     this.i++
     this.ws()
-    if (this.peek() === ']') {
+    if (this.peek() === close) {
       this.i++
       return
     }
     for (;;) {
-      this.value()
+      item()
       this.ws()
       const c = this.peek()
       this.i++
-      if (c === ']') return
+      if (c === close) return
       if (c !== ',') throw new Malformed()
     }
   }

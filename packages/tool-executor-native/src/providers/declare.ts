@@ -3,9 +3,9 @@
  * schema alone (a failure excludes only that tool, with an error naming it), assigns the
  * reversible provider names and collects every change as a warning.
  */
-import type { JsonValue, ToolSchema } from '@deepseek-ai/dsh-tools'
+import { deepFreeze, type JsonValue, type ToolSchema } from '@deepseek-ai/dsh-tools'
 import { assignWireNames, type NameRule } from './names'
-import { ConversionFailure, Origins, Report, copyJson, freezeJson } from './schema/json'
+import { ConversionFailure, Origins, Report, copyJson } from './schema/json'
 import type { ConversionError, ConversionWarning, DeclarationInput, Declarations } from './types'
 
 /** What a provider's schema conversion returns for one tool. */
@@ -77,5 +77,5 @@ export function buildDeclarations<S, T>(
     warnings.push(...report.warnings)
     out.push(shape({ tool, wireName, description: typeof tool.description === 'string' ? tool.description : '', converted: result }))
   }
-  return freezeJson({ tools: out, nameMap, warnings, errors }) as Declarations<T>
+  return deepFreeze({ tools: out, nameMap, warnings, errors }) as Declarations<T>
 }

@@ -2,11 +2,11 @@
  * Turns what a parser collected into a {@link ParsedToolCalls}: names mapped back, the cut
  * decision (bug case B22, emissions E10/E11) and leaked-markup detection (E19).
  */
-import type { JsonValue, RawToolCall } from '@deepseek-ai/dsh-tools'
+import { deepFreeze, type JsonValue, type RawToolCall } from '@deepseek-ai/dsh-tools'
 import { classifyArguments } from './arguments'
 import { detectLeakedMarkup } from './markup'
 import type { NameMap } from './names'
-import type { FinishInfo, ParseIssue, ParsedToolCalls, TruncatedCall, WireProvider } from './types'
+import type { FinishInfo, FinishKind, ParseIssue, ParsedToolCalls, TruncatedCall, WireProvider } from './types'
 
 /** A call as a parser collected it. */
 export interface PendingCall {
@@ -30,7 +30,7 @@ export interface FinalizeInput {
   /** The provider's name for its finish field, for messages (`finish_reason`, `stop_reason`, …). */
   readonly finishField: string
   readonly issues: readonly ParseIssue[]
-  readonly nameMap?: NameMap
+  readonly nameMap?: NameMap | undefined
 }
 
 /**
@@ -61,7 +61,7 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
   }
   const nameOf = (wire: string): string => (nameMap ? nameMap.toOriginal(wire) : wire)
   if (!cut) {
-    const calls: RawToolCall[] = input.calls.map((call) => Object.freeze({ callId: call.callId, name: nameOf(call.wireName), arguments: freezeValue(call.arguments) }))
+    const calls: RawToolCall[] = input.calls.map((call) => Object.freeze({ callId: call.callId, name: nameOf(call.wireName), arguments: deepFreeze(call.arguments) }))
     return Object.freeze({ ...base, status: 'complete' as const, calls: Object.freeze(calls), truncated: Object.freeze([]) as readonly [] })
   }
   const evidence = describeFinish(finish, input.finishField)
@@ -73,7 +73,7 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
           finish.kind === 'length' || finish.kind === 'missing' ? '' : ', but the JSON is incomplete'
         }), so the call was not executed. Re-issue the call with shorter arguments, for example by splitting large content across several calls.`
       : `the response was cut at the model's output limit (${evidence}) before the batch of tool calls was complete, so this call to ${JSON.stringify(name)} was not executed although its arguments were complete. Re-issue the call.`
-    return Object.freeze({ callId: call.callId, name, arguments: freezeValue(call.arguments), reason: incomplete ? ('arguments-incomplete' as const) : ('response-cut' as const), message })
+    return Object.freeze({ callId: call.callId, name, arguments: deepFreeze(call.arguments), reason: incomplete ? ('arguments-incomplete' as const) : ('response-cut' as const), message })
   })
   return Object.freeze({ ...base, status: 'truncated' as const, calls: Object.freeze([]) as readonly [], truncated: Object.freeze(truncated) })
 }
@@ -83,23 +83,35 @@ function describeFinish(finish: FinishInfo, field: string): string {
   return finish.raw === undefined ? `no ${field}` : `${field} ${JSON.stringify(finish.raw)}`
 }
 
-function freezeValue<T extends string | JsonValue>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) freezeValue((value as Record<string, JsonValue>)[key] as JsonValue)
-  }
-  return value
+/**
+ * The normalized finish of a provider's finish-reason string: `kinds` maps each known reason to
+ * its kind, an unknown one is `other`; a missing reason is `other` without `raw`.
+ */
+export function finishFromTable(reason: string | null | undefined, kinds: ReadonlyMap<string, FinishKind>): FinishInfo {
+  if (typeof reason !== 'string') return { kind: 'other' }
+  return { kind: kinds.get(reason) ?? 'other', raw: reason }
 }
 
-/** Returns `preferred` unless it is missing or already used; then `<prefix><n>` for the first free n. */
-export function uniqueCallId(preferred: unknown, prefix: string, index: number, used: Set<string>): string {
-  if (typeof preferred === 'string' && preferred !== '') {
-    used.add(preferred)
-    return preferred
-  }
+/** Mints `<prefix><n>` for the first n from `index` not in `used`, and adds it to `used`. */
+export function mintCallId(prefix: string, index: number, used: Set<string>): string {
   let n = index
   while (used.has(`${prefix}${n}`)) n++
   const id = `${prefix}${n}`
+  used.add(id)
+  return id
+}
+
+/**
+ * The call id of an emitted call: `id` when it is a non-empty string (a repeat is kept, and
+ * reported as `duplicate <field> "<id>"`), otherwise a {@link mintCallId} id (reported as
+ * `missing <field>; minted one`). `field` names the provider's id field; `pointer` points at it.
+ */
+export function takeCallId(id: unknown, field: string, pointer: string, prefix: string, index: number, used: Set<string>, issues: ParseIssue[]): string {
+  if (typeof id !== 'string' || id === '') {
+    issues.push({ pointer, message: `missing ${field}; minted one` })
+    return mintCallId(prefix, index, used)
+  }
+  if (used.has(id)) issues.push({ pointer, message: `duplicate ${field} ${JSON.stringify(id)}` })
   used.add(id)
   return id
 }

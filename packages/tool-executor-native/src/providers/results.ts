@@ -2,7 +2,7 @@
  * Shared helpers of the result-message builders: pairing results with calls one to one (by
  * `callId`, in call order) and flattening a result's content and contexts.
  */
-import type { ContentBlock, RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
+import type { ContentBlock, ImageBlock, RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import { ResultPairingError } from './types'
 
 /** A call with its result. */
@@ -46,6 +46,14 @@ export function modelBlocks(result: ToolResult): ContentBlock[] {
     blocks.push(...context.content)
   }
   return blocks
+}
+
+/**
+ * A text-only rendering of blocks: text blocks as they are and each image as the line
+ * `imageLine(image)` returns (the callback may also collect the image), joined with `\n`.
+ */
+export function textWithImageLines(blocks: readonly ContentBlock[], imageLine: (image: ImageBlock) => string): string {
+  return blocks.map((block) => (block.type === 'text' ? block.text : imageLine(block))).join('\n')
 }
 
 /** A `data:` URL for an image block. */

@@ -3,9 +3,9 @@
  * (for inspecting what a provider will receive, or for a provider shape this module does not
  * build). The declaration builders use the same pipelines.
  */
-import type { JsonObject, ToolSchema } from '@deepseek-ai/dsh-tools'
+import { deepFreeze, type JsonObject, type ToolSchema } from '@deepseek-ai/dsh-tools'
 import { PARAMETERS_POINTER } from './declare'
-import { ConversionFailure, Origins, Report, copyJson, freezeJson } from './schema/json'
+import { ConversionFailure, Origins, Report, copyJson } from './schema/json'
 import { convertAnthropic, convertGemini, convertOpenAIFamily } from './schema/profiles'
 import type { ConversionError, ConversionWarning, WireProvider } from './types'
 
@@ -41,9 +41,9 @@ export function sanitizeToolParameters(provider: WireProvider, tool: ToolSchema,
       schema = result.schema
       strict = result.strict
     }
-    return freezeJson({ ok: true as const, parameters: schema, strict, warnings: report.warnings })
+    return deepFreeze({ ok: true as const, parameters: schema, strict, warnings: report.warnings })
   } catch (error) {
     if (!(error instanceof ConversionFailure)) throw error
-    return freezeJson({ ok: false as const, error: { tool: tool.name, pointer: error.pointer, code: error.code, message: `tool ${JSON.stringify(tool.name)}: ${error.message}` } })
+    return deepFreeze({ ok: false as const, error: { tool: tool.name, pointer: error.pointer, code: error.code, message: `tool ${JSON.stringify(tool.name)}: ${error.message}` } })
   }
 }

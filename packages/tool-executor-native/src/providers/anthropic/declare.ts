@@ -27,7 +27,7 @@ export function toAnthropicTools(input: DeclarationInput): Declarations<Anthropi
   return buildDeclarations(
     input,
     ANTHROPIC_NAME_RULE,
-    (parameters, report, origins) => convertAnthropic(parameters, report, origins),
+    convertAnthropic,
     ({ tool, wireName, description, converted }) => ({
       name: wireName,
       description,

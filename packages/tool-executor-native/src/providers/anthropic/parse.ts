@@ -4,8 +4,8 @@
  * fragments, or only empty ones, keeps the block's `input` placeholder `{}`: emission E09).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
-import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
+import { finalizeCalls, finishFromTable, takeCallId, type PendingCall } from '../finalize'
+import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEventWire } from './wire'
 
 /**
@@ -14,22 +14,17 @@ import type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEv
  * (`pause_turn`) → `other`.
  */
 export function anthropicFinish(reason: string | null | undefined): FinishInfo {
-  if (typeof reason !== 'string') return { kind: 'other' }
-  switch (reason) {
-    case 'tool_use':
-      return { kind: 'tool-calls', raw: reason }
-    case 'end_turn':
-    case 'stop_sequence':
-      return { kind: 'stop', raw: reason }
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return { kind: 'length', raw: reason }
-    case 'refusal':
-      return { kind: 'filtered', raw: reason }
-    default:
-      return { kind: 'other', raw: reason }
-  }
+  return finishFromTable(reason, FINISH_KINDS)
 }
+
+const FINISH_KINDS: ReadonlyMap<string, FinishKind> = new Map([
+  ['tool_use', 'tool-calls'],
+  ['end_turn', 'stop'],
+  ['stop_sequence', 'stop'],
+  ['max_tokens', 'length'],
+  ['model_context_window_exceeded', 'length'],
+  ['refusal', 'filtered'],
+])
 
 /**
  * Parses a complete message. At `max_tokens`, a `tool_use` that is the last block is the one
@@ -57,7 +52,7 @@ export function parseAnthropicMessage(message: AnthropicMessageWire, options: Pa
     finish: anthropicFinish(message.stop_reason),
     finishField: 'stop_reason',
     issues,
-    ...(options.nameMap ? { nameMap: options.nameMap } : {}),
+    nameMap: options.nameMap,
   })
 }
 
@@ -147,7 +142,7 @@ export class AnthropicStreamAccumulator {
       finish: this.#stop === undefined ? { kind: 'missing' } : anthropicFinish(this.#stop),
       finishField: 'stop_reason',
       issues,
-      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+      nameMap: this.#options.nameMap,
     })
   }
 }
@@ -160,9 +155,7 @@ export function parseAnthropicStream(events: Iterable<AnthropicStreamEventWire>,
 }
 
 function identify(block: { id?: unknown; name?: unknown }, pointer: string, index: number, used: Set<string>, issues: ParseIssue[]): { callId: string; wireName: string } {
-  if (typeof block.id !== 'string' || block.id === '') issues.push({ pointer: `${pointer}/id`, message: 'missing tool_use id; minted one' })
-  else if (used.has(block.id)) issues.push({ pointer: `${pointer}/id`, message: `duplicate tool_use id ${JSON.stringify(block.id)}` })
-  const callId = typeof block.id === 'string' && block.id !== '' ? (used.add(block.id), block.id) : uniqueCallId(undefined, 'toolu_', index, used)
+  const callId = takeCallId(block.id, 'tool_use id', `${pointer}/id`, 'toolu_', index, used, issues)
   if (typeof block.name !== 'string' || block.name === '') issues.push({ pointer: `${pointer}/name`, message: 'missing tool name' })
   return { callId, wireName: typeof block.name === 'string' ? block.name : '' }
 }

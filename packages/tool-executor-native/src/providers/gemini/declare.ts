@@ -28,7 +28,7 @@ export function toGeminiTools(input: DeclarationInput): Declarations<GeminiFunct
   return buildDeclarations(
     input,
     GEMINI_NAME_RULE,
-    (parameters, report, origins, tool) => convertGemini(parameters, report, origins, tool),
+    convertGemini,
     ({ wireName, description, converted }) => (converted.schema === undefined ? { name: wireName, description } : { name: wireName, description, parameters: converted.schema }),
   )
 }

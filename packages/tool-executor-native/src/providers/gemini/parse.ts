@@ -4,7 +4,7 @@
  * (`gemini_call_0`, `gemini_call_1`, …; emission E26); an id Gemini does send is kept.
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
+import { finalizeCalls, mintCallId, type PendingCall } from '../finalize'
 import type { FinishInfo, ParseIssue, ParseOptions, ParsedToolCalls } from '../types'
 import type { GeminiPartWire, GeminiResponseWire } from './wire'
 
@@ -86,8 +86,8 @@ export class GeminiStreamAccumulator {
       if (typeof part?.text === 'string' && part.thought !== true) text += part.text
       const call = part?.functionCall
       if (!call || typeof call !== 'object') return
-      const own = typeof call.id === 'string' && call.id !== '' && !used.has(call.id) ? call.id : undefined
-      const callId = uniqueCallId(own, prefix, calls.length, used)
+      const callId = typeof call.id === 'string' && call.id !== '' && !used.has(call.id) ? call.id : mintCallId(prefix, calls.length, used)
+      used.add(callId)
       if (typeof call.name !== 'string' || call.name === '') issues.push({ pointer: `/parts/${i}/functionCall/name`, message: 'missing function name' })
       const args: JsonValue = call.args === undefined || call.args === null ? {} : call.args
       calls.push({ callId, wireName: typeof call.name === 'string' ? call.name : '', arguments: args })
@@ -106,7 +106,7 @@ export class GeminiStreamAccumulator {
       finish,
       finishField: 'finishReason',
       issues,
-      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+      nameMap: this.#options.nameMap,
     })
   }
 }

@@ -7,7 +7,7 @@
  */
 import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { NameMap } from '../names'
-import { modelBlocks, pairResults } from '../results'
+import { modelBlocks, pairResults, textWithImageLines } from '../results'
 import { GEMINI_CALL_ID_PREFIX } from './parse'
 
 /** A `functionResponse` part. */
@@ -49,21 +49,12 @@ export function toGeminiFunctionResponses(calls: readonly RawToolCall[], results
   let imageCount = 0
   const parts: GeminiResultPart[] = pairResults(calls, results).map(({ call, result }) => {
     const name = options.nameMap?.toWire(call.name) ?? call.name
-    const lines: string[] = []
-    for (const block of modelBlocks(result)) {
-      if (block.type === 'text') {
-        lines.push(block.text)
-        continue
-      }
+    const text = textWithImageLines(modelBlocks(result), (block) => {
       imageCount++
-      if (options.images === 'omit') {
-        lines.push(`[image ${imageCount} (${block.mimeType}) omitted]`)
-        continue
-      }
-      lines.push(`[image ${imageCount} (${block.mimeType}) is attached after the function responses]`)
+      if (options.images === 'omit') return `[image ${imageCount} (${block.mimeType}) omitted]`
       imageParts.push({ text: `image ${imageCount} (${name} call ${call.callId}):` }, { inlineData: { mimeType: block.mimeType, data: block.data } })
-    }
-    const text = lines.join('\n')
+      return `[image ${imageCount} (${block.mimeType}) is attached after the function responses]`
+    })
     return {
       functionResponse: {
         ...(minted.test(call.callId) ? {} : { id: call.callId }),

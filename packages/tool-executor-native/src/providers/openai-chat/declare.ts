@@ -31,12 +31,30 @@ export interface OpenAIDeclarationOptions {
   readonly strict?: boolean
 }
 
-/** The schema conversion shared by Chat Completions and Responses (OpenAI's own profile, optional strict mode). */
-export function openAIConverter(strict: boolean): Parameters<typeof buildDeclarations<JsonObject, unknown>>[2] {
+/**
+ * The schema conversion shared by Chat Completions and Responses: OpenAI's own profile
+ * (`compatible: false`) or the portable DeepSeek / OpenAI-compatible one, with optional strict
+ * mode; the per-tool outcome is `extra.strict`.
+ */
+export function openAIConverter(strict: boolean, compatible = false): Parameters<typeof buildDeclarations<JsonObject, unknown>>[2] {
   return (parameters, report, origins, tool) => {
-    const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible: false })
+    const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible })
     return { schema: result.schema, extra: { strict: result.strict } }
   }
+}
+
+/** The Chat Completions declarations for either profile. */
+function chatTools(input: DeclarationInput, options: OpenAIDeclarationOptions, compatible: boolean): Declarations<OpenAIChatTool> {
+  const strict = options.strict === true
+  return buildDeclarations(
+    input,
+    OPENAI_NAME_RULE,
+    openAIConverter(strict, compatible),
+    ({ wireName, description, converted }) => ({
+      type: 'function' as const,
+      function: { name: wireName, description, parameters: converted.schema, ...(strict ? { strict: converted.extra?.strict === true } : {}) },
+    }),
+  )
 }
 
 /**
@@ -45,16 +63,7 @@ export function openAIConverter(strict: boolean): Parameters<typeof buildDeclara
  * schema with `properties`. Excluded tools are listed in `errors`; every change in `warnings`.
  */
 export function toOpenAIChatTools(input: DeclarationInput, options: OpenAIDeclarationOptions = {}): Declarations<OpenAIChatTool> {
-  const strict = options.strict === true
-  return buildDeclarations(
-    input,
-    OPENAI_NAME_RULE,
-    openAIConverter(strict),
-    ({ wireName, description, converted }) => ({
-      type: 'function' as const,
-      function: { name: wireName, description, parameters: converted.schema, ...(strict ? { strict: converted.extra?.strict === true } : {}) },
-    }),
-  )
+  return chatTools(input, options, false)
 }
 
 /**
@@ -63,19 +72,7 @@ export function toOpenAIChatTools(input: DeclarationInput, options: OpenAIDeclar
  * of kept, union `type` arrays rewritten as `anyOf`, strict widening through `anyOf`.
  */
 export function toOpenAICompatibleTools(input: DeclarationInput, options: OpenAIDeclarationOptions = {}): Declarations<OpenAIChatTool> {
-  const strict = options.strict === true
-  return buildDeclarations(
-    input,
-    OPENAI_NAME_RULE,
-    (parameters, report, origins, tool) => {
-      const result = convertOpenAIFamily(parameters, report, origins, tool, { strict, compatible: true })
-      return { schema: result.schema, extra: { strict: result.strict } }
-    },
-    ({ wireName, description, converted }) => ({
-      type: 'function' as const,
-      function: { name: wireName, description, parameters: converted.schema, ...(strict ? { strict: converted.extra?.strict === true } : {}) },
-    }),
-  )
+  return chatTools(input, options, true)
 }
 
 /** DeepSeek (`api.deepseek.com`, OpenAI-compatible): the same as {@link toOpenAICompatibleTools}. */

@@ -5,8 +5,8 @@
  * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
-import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
+import { finalizeCalls, finishFromTable, mintCallId, takeCallId, type PendingCall } from '../finalize'
+import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire } from './wire'
 
 /** Options of the Chat Completions parsers. */
@@ -25,21 +25,16 @@ export const MINTED_CALL_ID_PREFIX = 'call_'
  * `length`, `content_filter` → `filtered`; absent → `other`.
  */
 export function openAIChatFinish(reason: string | null | undefined): FinishInfo {
-  if (typeof reason !== 'string') return { kind: 'other' }
-  switch (reason) {
-    case 'tool_calls':
-    case 'function_call':
-      return { kind: 'tool-calls', raw: reason }
-    case 'stop':
-      return { kind: 'stop', raw: reason }
-    case 'length':
-      return { kind: 'length', raw: reason }
-    case 'content_filter':
-      return { kind: 'filtered', raw: reason }
-    default:
-      return { kind: 'other', raw: reason }
-  }
+  return finishFromTable(reason, FINISH_KINDS)
 }
+
+const FINISH_KINDS: ReadonlyMap<string, FinishKind> = new Map([
+  ['tool_calls', 'tool-calls'],
+  ['function_call', 'tool-calls'],
+  ['stop', 'stop'],
+  ['length', 'length'],
+  ['content_filter', 'filtered'],
+])
 
 /**
  * Parses a complete chat completion (`choices[choiceIndex].message`).
@@ -78,20 +73,20 @@ export function parseOpenAIChatMessage(
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
   toolCalls.forEach((call, i) => {
     const p = `${pointer}/tool_calls/${i}`
-    if (typeof call?.id !== 'string' || call.id === '') issues.push({ pointer: `${p}/id`, message: 'missing call id; minted one' })
-    else if (used.has(call.id)) issues.push({ pointer: `${p}/id`, message: `duplicate call id ${JSON.stringify(call.id)}` })
-    const callId = typeof call?.id === 'string' && call.id !== '' ? (used.add(call.id), call.id) : uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, i, used)
+    const callId = takeCallId(call?.id, 'call id', `${p}/id`, MINTED_CALL_ID_PREFIX, i, used, issues)
     const name = call?.function?.name
     if (typeof name !== 'string' || name === '') issues.push({ pointer: `${p}/function/name`, message: 'missing function name' })
-    calls.push({ callId, wireName: typeof name === 'string' ? name : '', ...argumentsOf(call?.function?.arguments, `${p}/function/arguments`, issues, i === toolCalls.length - 1) })
+    const args = argumentsOf(call?.function?.arguments, `${p}/function/arguments`, issues)
+    calls.push({ callId, wireName: typeof name === 'string' ? name : '', arguments: args, lastAtLimit: i === toolCalls.length - 1 })
   })
   if (toolCalls.length === 0 && message.function_call && typeof message.function_call === 'object') {
     const legacy = message.function_call
     issues.push({ pointer: `${pointer}/function_call`, message: 'legacy function_call (no call id); minted one' })
     calls.push({
-      callId: uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, 0, used),
+      callId: mintCallId(MINTED_CALL_ID_PREFIX, 0, used),
       wireName: typeof legacy.name === 'string' ? legacy.name : '',
-      ...argumentsOf(legacy.arguments, `${pointer}/function_call/arguments`, issues, true),
+      arguments: argumentsOf(legacy.arguments, `${pointer}/function_call/arguments`, issues),
+      lastAtLimit: true,
     })
   }
   return finalizeCalls({
@@ -101,7 +96,7 @@ export function parseOpenAIChatMessage(
     finish: openAIChatFinish(finishReason),
     finishField: 'finish_reason',
     issues,
-    ...(options.nameMap ? { nameMap: options.nameMap } : {}),
+    nameMap: options.nameMap,
   })
 }
 
@@ -172,9 +167,7 @@ export class OpenAIChatStreamAccumulator {
     const keys = this.#order.every((k) => k >= 0) ? [...this.#order].sort((a, b) => a - b) : [...this.#order]
     const calls: PendingCall[] = keys.map((key, i) => {
       const entry = this.#calls.get(key) as { id: string; name: string; parts: string[]; object?: JsonValue }
-      if (entry.id === '') issues.push({ pointer: `/tool_calls/${key}/id`, message: 'missing call id; minted one' })
-      else if (used.has(entry.id)) issues.push({ pointer: `/tool_calls/${key}/id`, message: `duplicate call id ${JSON.stringify(entry.id)}` })
-      const callId = entry.id !== '' ? (used.add(entry.id), entry.id) : uniqueCallId(undefined, MINTED_CALL_ID_PREFIX, i, used)
+      const callId = takeCallId(entry.id, 'call id', `/tool_calls/${key}/id`, MINTED_CALL_ID_PREFIX, i, used, issues)
       if (entry.name === '') issues.push({ pointer: `/tool_calls/${key}/function/name`, message: 'missing function name' })
       const args: string | JsonValue = entry.parts.length === 0 && entry.object !== undefined ? entry.object : entry.parts.join('')
       return { callId, wireName: entry.name, arguments: args, lastAtLimit: i === keys.length - 1 }
@@ -186,7 +179,7 @@ export class OpenAIChatStreamAccumulator {
       finish: this.#finish === undefined ? { kind: 'missing' } : openAIChatFinish(this.#finish),
       finishField: 'finish_reason',
       issues,
-      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+      nameMap: this.#options.nameMap,
     })
   }
 }
@@ -198,13 +191,11 @@ export function parseOpenAIChatStream(chunks: Iterable<OpenAIChatChunkWire>, opt
   return accumulator.result()
 }
 
-function argumentsOf(raw: unknown, pointer: string, issues: ParseIssue[], last: boolean): { arguments: string | JsonValue; lastAtLimit: boolean } {
-  if (typeof raw === 'string') return { arguments: raw, lastAtLimit: last }
-  if (raw === undefined || raw === null) {
-    issues.push({ pointer, message: 'missing arguments; passed as ""' })
-    return { arguments: '', lastAtLimit: last }
-  }
-  return { arguments: raw as JsonValue, lastAtLimit: last }
+/** The arguments as sent (a string, or an object from some servers); missing ones become `""`, reported. */
+function argumentsOf(raw: unknown, pointer: string, issues: ParseIssue[]): string | JsonValue {
+  if (raw !== undefined && raw !== null) return raw as string | JsonValue
+  issues.push({ pointer, message: 'missing arguments; passed as ""' })
+  return ''
 }
 
 function textOf(content: OpenAIChatMessageWire['content']): string {

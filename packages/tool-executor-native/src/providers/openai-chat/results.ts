@@ -5,7 +5,7 @@
  * Failures need no flag: their content is already exactly `Error: <message>`.
  */
 import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
-import { dataUrl, modelBlocks, pairResults } from '../results'
+import { dataUrl, modelBlocks, pairResults, textWithImageLines } from '../results'
 
 /** A tool-result message. */
 export interface OpenAIChatToolMessage {
@@ -46,21 +46,13 @@ export function toOpenAIChatToolMessages(calls: readonly RawToolCall[], results:
   const images: OpenAIChatUserPart[] = []
   let imageCount = 0
   const messages: OpenAIChatResultMessage[] = pairResults(calls, results).map(({ call, result }) => {
-    const lines: string[] = []
-    for (const block of modelBlocks(result)) {
-      if (block.type === 'text') {
-        lines.push(block.text)
-        continue
-      }
+    const content = textWithImageLines(modelBlocks(result), (block) => {
       imageCount++
-      if (mode === 'omit') {
-        lines.push(`[image ${imageCount} (${block.mimeType}) omitted: this model input takes text only]`)
-        continue
-      }
-      lines.push(`[image ${imageCount} (${block.mimeType}) is attached in the next user message]`)
+      if (mode === 'omit') return `[image ${imageCount} (${block.mimeType}) omitted: this model input takes text only]`
       images.push({ type: 'text', text: `image ${imageCount} (tool call ${call.callId}):` }, { type: 'image_url', image_url: { url: dataUrl(block) } })
-    }
-    return { role: 'tool' as const, tool_call_id: call.callId, content: lines.join('\n') }
+      return `[image ${imageCount} (${block.mimeType}) is attached in the next user message]`
+    })
+    return { role: 'tool' as const, tool_call_id: call.callId, content }
   })
   if (images.length > 0) messages.push({ role: 'user', content: [{ type: 'text', text: 'Images returned by the tool calls above:' }, ...images] })
   return messages

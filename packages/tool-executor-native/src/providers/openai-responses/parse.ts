@@ -4,7 +4,7 @@
  * `response.output_item.done`, `response.completed`/`response.incomplete`).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, uniqueCallId, type PendingCall } from '../finalize'
+import { finalizeCalls, takeCallId, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIResponsesFunctionCallWire, OpenAIResponsesOutputItemWire, OpenAIResponsesResponseWire, OpenAIResponsesStreamEventWire } from './wire'
 
@@ -48,7 +48,7 @@ export function parseOpenAIResponse(response: OpenAIResponsesResponseWire, optio
     finish: openAIResponsesFinish(response, calls.length > 0),
     finishField: 'status',
     issues,
-    ...(options.nameMap ? { nameMap: options.nameMap } : {}),
+    nameMap: options.nameMap,
   })
 }
 
@@ -141,7 +141,7 @@ export class OpenAIResponsesStreamAccumulator {
       finish,
       finishField: 'status',
       issues,
-      ...(this.#options.nameMap ? { nameMap: this.#options.nameMap } : {}),
+      nameMap: this.#options.nameMap,
     })
   }
 }
@@ -154,9 +154,7 @@ export function parseOpenAIResponsesStream(events: Iterable<OpenAIResponsesStrea
 }
 
 function pendingFromItem(item: OpenAIResponsesFunctionCallWire, pointer: string, index: number, used: Set<string>, issues: ParseIssue[]): PendingCall {
-  if (typeof item.call_id !== 'string' || item.call_id === '') issues.push({ pointer: `${pointer}/call_id`, message: 'missing call_id; minted one' })
-  else if (used.has(item.call_id)) issues.push({ pointer: `${pointer}/call_id`, message: `duplicate call_id ${JSON.stringify(item.call_id)}` })
-  const callId = typeof item.call_id === 'string' && item.call_id !== '' ? (used.add(item.call_id), item.call_id) : uniqueCallId(undefined, 'call_', index, used)
+  const callId = takeCallId(item.call_id, 'call_id', `${pointer}/call_id`, 'call_', index, used, issues)
   if (typeof item.name !== 'string' || item.name === '') issues.push({ pointer: `${pointer}/name`, message: 'missing function name' })
   let args: string | JsonValue = ''
   if (typeof item.arguments === 'string') args = item.arguments

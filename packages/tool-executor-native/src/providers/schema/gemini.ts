@@ -49,7 +49,6 @@ const SIMPLE_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'array',
  * requires instead of an OBJECT with empty properties).
  */
 export function toGeminiParameters(root: JsonObject, base: string, report: Report, origins: Origins): JsonObject | undefined {
-  const converter = new GeminiConverter(report, origins)
   const properties = isObject(root.properties) ? root.properties : {}
   if (Object.keys(properties).length === 0) {
     const freeForm = root.additionalProperties !== undefined && root.additionalProperties !== false
@@ -62,8 +61,7 @@ export function toGeminiParameters(root: JsonObject, base: string, report: Repor
     )
     return undefined
   }
-  const out = converter.node(root, base)
-  return out ?? undefined
+  return new GeminiConverter(report, origins).node(root, base)
 }
 
 class GeminiConverter {
@@ -173,8 +171,7 @@ class GeminiConverter {
     }
 
     if (type === 'object') {
-      const result = this.object(w, pointer)
-      if (result === undefined) return this.freeFormObject(w, pointer, nullable)
+      if (this.object(w, pointer) === undefined) return this.freeFormObject(w, pointer, nullable)
     } else if (type === 'array') {
       this.array(w, pointer)
     }

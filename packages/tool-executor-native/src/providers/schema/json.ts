@@ -1,18 +1,13 @@
 /**
- * Plain-JSON helpers for the schema sanitizers: a checked copy of foreign input, pointer
- * escaping (RFC 6901), node origins and a change reporter.
+ * Plain-JSON helpers for the schema sanitizers: a checked copy of foreign input, child
+ * pointers (RFC 6901), node origins and a change reporter.
  */
-import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { escapePointer, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import type { ConversionErrorCode, ConversionWarning, ConversionWarningCode } from '../types'
 
 /** Whether `value` is a JSON object (not an array, not null). */
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** Escapes a key for a JSON pointer (RFC 6901). */
-export function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1')
 }
 
 /** Appends `keys` to `pointer`. */
@@ -83,15 +78,6 @@ export function canonicalJson(value: JsonValue): string {
       .join(',')}}`
   }
   return JSON.stringify(value)
-}
-
-/** Deep-freezes a plain JSON value in place. */
-export function freezeJson<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const key of Object.keys(value)) freezeJson((value as Record<string, unknown>)[key])
-  }
-  return value
 }
 
 /**

@@ -4,7 +4,7 @@
  * schema dialect supports recursion) or degraded to an unconstrained schema of the target's
  * type. External references cannot be fetched by a pure function and are degraded.
  */
-import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { resolveJsonPointer, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { MAX_INLINED_NODES } from '../types'
 import {
   ConversionFailure,
@@ -57,17 +57,8 @@ export function inlineRefs(schema: JsonValue, base: string, mode: RecursiveRefMo
       return undefined
     }
     if (fragment === '') return { pointer: '', node: schema }
-    if (!fragment.startsWith('/')) {
-      const anchored = anchors.get(fragment)
-      return anchored
-    }
-    let node: JsonValue = schema
-    for (const raw of fragment.slice(1).split('/')) {
-      const key = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-      if (Array.isArray(node) && /^(0|[1-9][0-9]*)$/.test(key) && Number(key) < node.length) node = node[Number(key)] as JsonValue
-      else if (isObject(node) && Object.hasOwn(node, key)) node = node[key] as JsonValue
-      else return undefined
-    }
+    if (!fragment.startsWith('/')) return anchors.get(fragment)
+    const node = resolveJsonPointer(schema, fragment)
     if (typeof node !== 'boolean' && !isObject(node)) return undefined
     return { pointer: fragment, node }
   }

@@ -3,7 +3,7 @@ import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
 import { isObject, setKey } from './json'
 
 /** The keywords that constrain only one JSON type. */
-export const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
+const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   string: ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType'],
   number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format'],
   integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'format'],
@@ -12,6 +12,9 @@ export const TYPE_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
   boolean: [],
   null: [],
 }
+
+/** Every keyword of {@link TYPE_KEYWORDS}. */
+const TYPED_KEYWORDS: ReadonlySet<string> = new Set(Object.values(TYPE_KEYWORDS).flat())
 
 /** The JSON Schema type of a JSON value (`integer` for whole numbers). */
 export function jsonType(value: JsonValue): string {
@@ -27,7 +30,6 @@ export function jsonType(value: JsonValue): string {
  * (and `enum`) from `w`.
  */
 export function splitByType(w: JsonObject, types: readonly string[]): JsonObject[] {
-  const typed = new Set(Object.values(TYPE_KEYWORDS).flat())
   const branches: JsonObject[] = []
   for (const type of types) {
     const branch: JsonObject = { type }
@@ -39,7 +41,7 @@ export function splitByType(w: JsonObject, types: readonly string[]): JsonObject
     }
     branches.push(branch)
   }
-  for (const key of Object.keys(w)) if (typed.has(key)) delete w[key]
+  for (const key of Object.keys(w)) if (TYPED_KEYWORDS.has(key)) delete w[key]
   delete w.enum
   return branches
 }
