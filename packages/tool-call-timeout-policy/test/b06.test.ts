@@ -52,19 +52,17 @@ describe('B06: timeout timer leak (a one-shot script must exit at once)', () => 
     expect(vi.getTimerCount()).toBe(0)
   })
 
-  test('B06 as a child process: the one-shot script prints its result and exits with code 0 well before the 30 s budget', async () => {
-    const started = performance.now()
+  test('B06 as a child process: the one-shot script prints its result and exits on its own (code 0) before the 30 s budget', async () => {
+    // A leaked 30 s timer would hold the process open past execFile's 25 s `timeout`, which
+    // kills it (exit code null): exit code 0 proves the script ended on its own.
     const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = execFile(tsx, ['--conditions=dsh-source', script, String(input.tool.latencyMs), String(input.timeoutMs)], { cwd: repoRoot, timeout: 25_000 }, (_error, out, err) => {
         resolve({ code: child.exitCode, stdout: String(out), stderr: String(err) })
       })
     })
-    const elapsedMs = performance.now() - started
     expect(stderr).toBe('')
     expect(code).toBe(0)
     const printed = JSON.parse(stdout.trim()) as { isError: boolean; content: unknown }
     expect(printed).toMatchObject({ isError: false, content: [{ type: 'text', text: 'answered in 5ms' }] })
-    // The only wall-clock assertion of the suite: with a leaked timer this would be ≥ 30 s.
-    expect(elapsedMs).toBeLessThan(10_000)
   }, 30_000)
 })

@@ -3,24 +3,13 @@
  * around retries' versus 'timeout per attempt'"). In `tools/execute` the listener registered
  * first is the outermost; a wrapper may call `next()` again once the previous attempt settled.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { defineTool, type ToolExecution, type JsonValue } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, sleep, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, sleep } from '@deepseek-ai/dsh-tool-testkit'
 import { TimeoutPolicy } from '../src/index'
-import { codeOf, textOf } from './fixtures/tools'
+import { codeOf, textOf, useFakeTimerHarness } from './fixtures/tools'
 
-let h: Harness | undefined
-
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-
-afterEach(async () => {
-  await vi.runAllTimersAsync()
-  await h?.dispose()
-  h = undefined
-  vi.useRealTimers()
-})
+const harness = useFakeTimerHarness()
 
 /** One attempt as the body saw it. */
 interface Attempt {
@@ -75,7 +64,7 @@ function retryWrapper(max: number, seen: string[]) {
 }
 
 async function run(order: 'retry-outside' | 'timeout-outside', script: Parameters<typeof scriptedTool>[0], advanceMs: number) {
-  h = await createHarness()
+  const h = await harness()
   const { tool, attempts } = scriptedTool(script)
   h.ctx.tools.register(tool)
   const seen: string[] = []

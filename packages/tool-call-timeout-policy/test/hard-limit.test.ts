@@ -3,29 +3,18 @@
  * `graceMs` after the signal fired; it is counted, reported through `tools/abandoned`, and its
  * late outcome is dropped. Off by default: quiescence (the body is awaited) is the default.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, MemorySessionLog, sleep, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, MemorySessionLog, signalIgnoringTool, sleep } from '@deepseek-ai/dsh-tool-testkit'
 import { DEFAULT_GRACE_MS, TimeoutPolicy, timeoutStats, type TimeoutPolicyConfig, type ToolAbandonedEvent } from '../src/index'
-import { codeOf, probeTool, stubbornTool, textOf, track } from './fixtures/tools'
+import { codeOf, probeTool, textOf, track, useFakeTimerHarness } from './fixtures/tools'
 
-let h: Harness | undefined
-
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-
-afterEach(async () => {
-  await vi.runAllTimersAsync()
-  await h?.dispose()
-  h = undefined
-  vi.useRealTimers()
-})
+const harness = useFakeTimerHarness()
 
 async function boot(config: TimeoutPolicyConfig) {
-  h = await createHarness()
-  const { tool, finished } = stubbornTool({ timeoutMs: 100 })
-  h.ctx.tools.register(tool)
+  const h = await harness()
+  const { tool, finished } = signalIgnoringTool()
+  h.ctx.tools.register({ ...tool, timeoutMs: 100 })
   const log = new MemorySessionLog()
   const agent = h.agent('worker', { log })
   await h.ctx.plugin(TimeoutPolicy, config)
@@ -75,7 +64,7 @@ describe('hard limit on', () => {
     expect(timeoutStats.abandoned - before.abandoned).toBe(1)
     expect(results.map((r) => [r.callId, codeOf(r)])).toEqual([['c1', 'TOOL_TIMEOUT']])
     expect(log.trace()).toEqual(['tool/call:c1', 'tool/result:c1'])
-    expect(JSON.stringify([log.events, results, result])).not.toContain('late secret')
+    expect(JSON.stringify([log.events, results, result])).not.toContain('finished anyway')
     expect(vi.getTimerCount()).toBe(0)
   })
 
@@ -173,7 +162,7 @@ describe('hard limit off (the default): quiescence', () => {
     const [result] = await pending.promise
     expect(finished).toEqual(['c1'])
     expect(codeOf(result)).toBe('TOOL_TIMEOUT')
-    expect(JSON.stringify(result)).not.toContain('late secret')
+    expect(JSON.stringify(result)).not.toContain('finished anyway')
     expect(events).toEqual([])
     expect(timeoutStats.abandoned).toBe(before.abandoned)
   })

@@ -2,9 +2,9 @@
  * Where the policy applies (ARCHITECTURE §3: listeners are scope-filtered and disposed with
  * their fiber) and how a bad config fails plugin start.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, } from '@deepseek-ai/dsh-tool-testkit'
 import {
   DEFAULT_GRACE_MS,
   TimeoutPolicy,
@@ -14,24 +14,13 @@ import {
   resolveTimeoutPolicyConfig,
   type TimeoutPolicyConfig,
 } from '../src/index'
-import { codeOf, probeTool, textOf } from './fixtures/tools'
+import { codeOf, probeTool, textOf, useFakeTimerHarness } from './fixtures/tools'
 
-let h: Harness | undefined
-
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-
-afterEach(async () => {
-  await vi.runAllTimersAsync()
-  await h?.dispose()
-  h = undefined
-  vi.useRealTimers()
-})
+const harness = useFakeTimerHarness()
 
 describe('scoped mounting', () => {
   test('mounted on one agent\'s context, it limits that agent only — not a sibling agent, not the deployment', async () => {
-    h = await createHarness()
+    const h = await harness()
     const { tool, runs } = probeTool()
     h.ctx.tools.register(tool)
     const limited = h.agent('limited')
@@ -57,7 +46,7 @@ describe('scoped mounting', () => {
   })
 
   test('mounted on a preset, it limits the agents of that preset and not the agents of another preset', async () => {
-    h = await createHarness()
+    const h = await harness()
     const { tool } = probeTool()
     h.ctx.tools.register(tool)
     const strict = h.preset('strict')
@@ -76,7 +65,7 @@ describe('scoped mounting', () => {
   })
 
   test('disposing the plugin removes the wrapper: the same call is no longer limited', async () => {
-    h = await createHarness()
+    const h = await harness()
     const { tool, runs } = probeTool({ timeoutMs: 100 })
     h.ctx.tools.register(tool)
     const fiber = await h.ctx.plugin(TimeoutPolicy, {})
@@ -94,7 +83,7 @@ describe('scoped mounting', () => {
   })
 
   test('two mounts (deployment and agent) nest: the nearer, shorter budget reports its own ms', async () => {
-    h = await createHarness()
+    const h = await harness()
     const { tool } = probeTool()
     h.ctx.tools.register(tool)
     await h.ctx.plugin(TimeoutPolicy, { defaultTimeoutMs: 500 })
@@ -127,7 +116,7 @@ describe('configuration', () => {
   ]
 
   test.each(bad)('%s fails plugin start with a message naming the field, and mounts no wrapper', async (_label, config, message) => {
-    h = await createHarness()
+    const h = await harness()
     const { tool, runs } = probeTool()
     h.ctx.tools.register(tool)
     const silence = vi.spyOn(console, 'error').mockImplementation(() => {}) // cordis logs the failed fiber

@@ -3,30 +3,19 @@
  * gets a derived signal only when there is a budget, and the caller's signal is back in place
  * after the wrapper.
  */
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, MemorySessionLog, sleep, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, MemorySessionLog, sleep, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { TimeoutPolicy, type TimeoutPolicyConfig } from '../src/index'
-import { codeOf, probeTool, textOf, track } from './fixtures/tools'
+import { codeOf, probeTool, textOf, track, useFakeTimerHarness } from './fixtures/tools'
 
-let h: Harness | undefined
+const harness = useFakeTimerHarness()
 
 async function boot(config: TimeoutPolicyConfig = {}): Promise<Harness> {
-  h = await createHarness()
+  const h = await harness()
   await h.ctx.plugin(TimeoutPolicy, config)
   return h
 }
-
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-
-afterEach(async () => {
-  await vi.runAllTimersAsync() // let any body a failed test left behind settle, so disposal can drain
-  await h?.dispose()
-  h = undefined
-  vi.useRealTimers()
-})
 
 describe('the deadline fires first → TOOL_TIMEOUT', () => {
   test('a cooperative tool overrunning its timeoutMs settles at the deadline with the exact model-facing text', async () => {
@@ -146,7 +135,7 @@ describe('the signal the body and the other stages see', () => {
   })
 
   test('with a budget the body gets a derived signal; later wrappers see it, earlier ones and post-execute see the caller\'s again', async () => {
-    h = await createHarness()
+    const h = await harness()
     const controller = new AbortController()
     const trace: string[] = []
     const who = (signal: AbortSignal, deadline: AbortSignal | undefined): string => (signal === controller.signal ? 'caller' : signal === deadline ? 'deadline' : 'other')

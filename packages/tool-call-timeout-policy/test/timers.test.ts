@@ -3,24 +3,13 @@
  * and its listener on the outer signal removed. Plus the `Deadline` primitive on its own.
  */
 import { getEventListeners } from 'node:events'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import { defineTool } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call } from '@deepseek-ai/dsh-tool-testkit'
 import { Deadline, TimeoutPolicy, budgetFor } from '../src/index'
-import { codeOf, probeTool } from './fixtures/tools'
+import { codeOf, probeTool, useFakeTimerHarness } from './fixtures/tools'
 
-let h: Harness | undefined
-
-beforeEach(() => {
-  vi.useFakeTimers()
-})
-
-afterEach(async () => {
-  await vi.runAllTimersAsync()
-  await h?.dispose()
-  h = undefined
-  vi.useRealTimers()
-})
+const harness = useFakeTimerHarness()
 
 describe('every settle path leaves no timer and no listener (B06)', () => {
   const paths = [
@@ -31,7 +20,7 @@ describe('every settle path leaves no timer and no listener (B06)', () => {
   ] as const
 
   test.each(paths)('$path: vi.getTimerCount() is 0 and the caller signal has no abort listener once the call settled', async ({ ms, abortAt, throws, code }) => {
-    h = await createHarness()
+    const h = await harness()
     await h.ctx.plugin(TimeoutPolicy, { hardLimit: { graceMs: 500 } })
     h.ctx.tools.register(
       defineTool({
@@ -69,7 +58,7 @@ describe('every settle path leaves no timer and no listener (B06)', () => {
   })
 
   test('a 5 ms call under a 30 s budget leaves nothing pending right after it settles', async () => {
-    h = await createHarness()
+    const h = await harness()
     await h.ctx.plugin(TimeoutPolicy, {})
     const { tool } = probeTool({ timeoutMs: 30_000 })
     h.ctx.tools.register(tool)

@@ -11,14 +11,7 @@
  * `run_code` returns.
  */
 import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, ResolvedToolSet, ToolExecution, ToolPipeline } from '@deepseek-ai/dsh-tools'
-import type { HostFunction } from './runtime/types'
-
-/** Rejection value of a failed sub-call; the runtime rethrows it in the guest as a `ToolCallError`. */
-export interface ToolCallFailure {
-  readonly name: 'ToolCallError'
-  readonly toolName: string
-  readonly message: string
-}
+import type { HostFunction, ToolCallErrorLike } from './runtime/types'
 
 /** Why the bridge aborts the sub-calls still running when the program settles. */
 export class ProgramSettledError extends Error {
@@ -92,8 +85,7 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       ...(result.isError ? { error: result.error } : {}),
     })
     if (result.isError) throw failure(toolName, result.error.message)
-    const images = result.content.filter((b): b is Extract<ContentBlock, { type: 'image' }> => b.type === 'image')
-    if (images.length > 0 && !settled.signal.aborted) exec.attachContext({ source: `${toolName} (${callId})`, content: images })
+    if (!settled.signal.aborted && result.content.some(isImage)) exec.attachContext({ source: `${toolName} (${callId})`, content: result.content.filter(isImage) })
     return result.value
   }
 
@@ -114,6 +106,11 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   }
 }
 
-function failure(toolName: string, message: string): ToolCallFailure {
+/** Rejection value of a failed sub-call; the runtime rethrows it in the guest as a `ToolCallError`. */
+function failure(toolName: string, message: string): ToolCallErrorLike {
   return { name: 'ToolCallError', toolName, message }
+}
+
+function isImage(block: ContentBlock): block is Extract<ContentBlock, { type: 'image' }> {
+  return block.type === 'image'
 }

@@ -6,6 +6,7 @@
  * re-enters the pipeline as a sub-call.
  */
 import {
+  MAX_TIMER_MS,
   ToolError,
   validateMaxParallel,
   type AnyToolDefinition,
@@ -22,6 +23,7 @@ import {
 import { createBridge } from './bridge'
 import { validateLimits } from './limits'
 import { renderRunOutput } from './render'
+import { accessor } from './runtime/host-call'
 import { createQuickJsRuntime } from './runtime/quickjs'
 import type { CodeRuntime, RunLimits } from './runtime/types'
 import { generateSdk } from './sdk'
@@ -82,11 +84,6 @@ export const RUN_CODE_DESCRIPTION =
 
 const RUN_CODE_SCHEMA: ToolSchema = Object.freeze({ name: RUN_CODE, description: RUN_CODE_DESCRIPTION, parameters: RUN_CODE_PARAMETERS })
 
-/** How a tool's calls are addressed from a program, for the `UNKNOWN_TOOL` hint. */
-export function sdkAccessor(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
-}
-
 /**
  * Creates a PTC executor. Mount it with `ctx.tools.mount(createPtcExecutor(config))` or use the
  * `PtcExecutor` plugin.
@@ -98,8 +95,8 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
   const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
   const limits = validateLimits(config.limits ?? {})
-  if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > 2_147_483_647)) {
-    throw new RangeError(`timeoutMs must be a positive finite number of ms up to 2147483647, got ${String(config.timeoutMs)}`)
+  if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > MAX_TIMER_MS)) {
+    throw new RangeError(`timeoutMs must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${String(config.timeoutMs)}`)
   }
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
@@ -166,7 +163,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
         admit: (name, known) =>
           known
-            ? `Tools are called from programs in this mode: call run_code with a program that does \`await ${sdkAccessor(name)}(args)\`.`
+            ? `Tools are called from programs in this mode: call run_code with a program that does \`await ${accessor(name)}(args)\`.`
             : `Available tools: ${RUN_CODE}`,
       })
     },

@@ -2,6 +2,8 @@
  * Limits of one program run and their validation (ARCHITECTURE §6: "limits on compute time, wall
  * time, memory, total output bytes, value bytes crossing the boundary, and sub-call count").
  */
+// MAX_TIMER_MS (2,147,483,647, the largest delay a Node.js timer accepts) is also the upper bound of counts and byte sizes.
+import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'
 
 /**
  * The limits of one program run. Every field is a positive finite number.
@@ -29,9 +31,6 @@ export interface RunLimits {
   readonly maxSubCalls: number
   readonly stackBytes?: number
 }
-
-/** The largest delay a Node.js timer accepts (ms); also the upper bound of counts and byte sizes. */
-export const MAX_TIMER_MS = 2_147_483_647
 
 /** Upper bound of `memoryBytes` (1 GiB): the hard cap `16 MiB + 2 × memoryBytes` must fit in 32-bit WebAssembly memory. */
 export const MAX_MEMORY_BYTES = 1_073_741_824

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../src/limits'
-import { MAX_MESSAGE_CHARS } from '../src/runtime/quickjs'
+import { MAX_MESSAGE_CHARS, createQuickJsRuntime } from '../src/runtime/quickjs'
 import type { HostFunction, RunErrorKind, RunOutput } from '../src/runtime/types'
-import { MEMORY_LIMITS, makeRuntime, runProgram, sleep } from './runtime-helpers'
+import { MEMORY_LIMITS, runProgram, sleep } from './runtime-helpers'
 
-const runtime = makeRuntime()
+const runtime = createQuickJsRuntime()
 beforeAll(() => runtime.warmUp(MEMORY_LIMITS.memoryBytes))
 afterAll(() => runtime.dispose())
 

@@ -1,7 +1,7 @@
 /** Shared helpers of the runtime tests (not a test file). */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { validateLimits, type RunLimits } from '../src/limits'
-import { createQuickJsRuntime, type QuickJsCodeRuntime } from '../src/runtime/quickjs'
+import type { QuickJsCodeRuntime } from '../src/runtime/quickjs'
 import type { HostFunction, RunInput, RunOutput } from '../src/runtime/types'
 
 /**
@@ -28,12 +28,7 @@ export const WALL_LIMITED = { computeMs: 30_000, wallMs: 400 } as const
 /** A small heap with generous time limits, for tests whose kind must not depend on machine speed (memory bombs). */
 export const MEMORY_LIMITS = validateLimits({ ...SMALL_LIMITS, memoryBytes: 4 * 1024 * 1024, computeMs: 30_000, wallMs: 60_000 })
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** A runtime shared by a test file. */
-export function makeRuntime(): QuickJsCodeRuntime {
-  return createQuickJsRuntime()
-}
+export { sleep } from '@deepseek-ai/dsh-tool-testkit'
 
 export interface RunOptions {
   readonly bindings?: Readonly<Record<string, HostFunction>>

@@ -4,9 +4,9 @@ import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { ModulePool } from '../src/runtime/module-pool'
 import { createQuickJsRuntime } from '../src/runtime/quickjs'
 import type { HostFunction } from '../src/runtime/types'
-import { COMPUTE_LIMITED, SMALL_LIMITS, makeRuntime, plain, runProgram, sleep } from './runtime-helpers'
+import { COMPUTE_LIMITED, SMALL_LIMITS, plain, runProgram, sleep } from './runtime-helpers'
 
-const runtime = makeRuntime()
+const runtime = createQuickJsRuntime()
 beforeAll(() => runtime.warmUp(SMALL_LIMITS.memoryBytes))
 afterAll(() => runtime.dispose())
 
@@ -270,7 +270,7 @@ describe('QuickJS runtime: settlement and cleanup', () => {
   })
 
   it('drops the instance after a watchdog stop and recycles it after a clean run', async () => {
-    const fresh = makeRuntime()
+    const fresh = createQuickJsRuntime()
     try {
       await runProgram(fresh, 'return 1')
       await runProgram(fresh, 'return 2')

@@ -157,8 +157,17 @@ describe('generateSdk: JSON Schema to TypeScript', () => {
       tool('c', { type: 'object', properties: { p: null } } as unknown as JsonSchemaNode),
       { name: 42, description: undefined, parameters: {} } as unknown as SdkTool,
     ]
-    expect(() => generateSdk(weird)).not.toThrow()
-    expect(generateSdk(weird)).toContain('  a(args?: unknown): Promise<unknown>')
+    expect(generateSdk(weird)).toBe(
+      [
+        SDK_PREAMBLE,
+        'declare const tools: {',
+        '  "42"(args?: unknown): Promise<unknown>',
+        '  a(args?: unknown): Promise<unknown>',
+        '  b(args?: { [key: string]: unknown }): Promise<unknown>',
+        '  c(args?: { p?: unknown; [key: string]: unknown }): Promise<unknown>',
+        '}',
+      ].join('\n'),
+    )
   })
 })
 

@@ -339,7 +339,6 @@ export class Execution {
     const ctx = this.ctx as QuickJSContext
     const deferred = ctx.newPromise()
     const name = ctx.getString(nameHandle)
-    const label = accessor(name)
     const reject = (rejection: GuestRejection): QuickJSHandle => {
       const h = this.rejectionHandle(rejection)
       deferred.reject(h)
@@ -347,25 +346,25 @@ export class Execution {
       return deferred.handle
     }
     if (this.callsClosed || this.failure !== undefined) {
-      return reject({ kind: 'invalid', message: `the program has finished; ${label} was not called` })
+      return reject({ kind: 'invalid', message: `the program has finished; ${accessor(name)} was not called` })
     }
-    if (!this.host.has(name)) return reject({ kind: 'invalid', message: `${label} is not a tool of this run` })
+    if (!this.host.has(name)) return reject({ kind: 'invalid', message: `${accessor(name)} is not a tool of this run` })
     const json = ctx.getString(jsonHandle)
     const bytes = Buffer.byteLength(json)
     if (bytes > this.a.limits.valueBytes) {
-      return reject({ kind: 'limit', message: `the argument of ${label} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` })
+      return reject({ kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` })
     }
     if (this.subCalls >= this.a.limits.maxSubCalls) {
       return reject({
         kind: 'limit',
-        message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${label} was not called)`,
+        message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)`,
       })
     }
     let arg: JsonValue
     try {
       arg = JSON.parse(json) as JsonValue
     } catch {
-      return reject({ kind: 'invalid', message: `the argument of ${label} is not JSON` })
+      return reject({ kind: 'invalid', message: `the argument of ${accessor(name)} is not JSON` })
     }
     this.subCalls++
     this.inFlight++

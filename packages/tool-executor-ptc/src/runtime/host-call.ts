@@ -53,17 +53,16 @@ export async function callBinding(binding: HostFunction, name: string, arg: Json
   } catch (error) {
     return { rejection: toolRejection(name, error, valueBytes) }
   }
-  const label = accessor(name)
   let text: string | undefined
   try {
     text = JSON.stringify(payload)
   } catch {
     text = undefined
   }
-  if (typeof text !== 'string') return { rejection: { kind: 'tool', toolName: name, message: `${label} returned a value that is not JSON` } }
+  if (typeof text !== 'string') return { rejection: { kind: 'tool', toolName: name, message: `${accessor(name)} returned a value that is not JSON` } }
   const bytes = Buffer.byteLength(text)
   if (bytes > valueBytes) {
-    return { rejection: { kind: 'limit', message: `the result of ${label} is ${bytes} bytes, over the valueBytes limit of ${valueBytes} bytes` } }
+    return { rejection: { kind: 'limit', message: `the result of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${valueBytes} bytes` } }
   }
   return { text }
 }
