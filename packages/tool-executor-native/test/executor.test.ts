@@ -1,0 +1,55 @@
+/**
+ * The native executor's own contract: config validation and what unmounting does to a running
+ * batch (`drain` waits for it, `cancel` aborts it).
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { createNativeExecutor, resolveNativeConfig } from '@deepseek-ai/dsh-tool-executor-native'
+import { call, createHarness, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+let h: Harness
+afterEach(async () => {
+  await h?.dispose()
+})
+
+describe('config', () => {
+  test('defaults, and a RangeError naming the field for each invalid value', () => {
+    expect(resolveNativeConfig()).toEqual({ maxParallelCalls: 10, onDispose: 'drain' })
+    expect(() => resolveNativeConfig({ maxParallelCalls: 0 })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got 0'))
+    expect(() => resolveNativeConfig({ maxParallelCalls: 2.5 })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got 2.5'))
+    expect(() => resolveNativeConfig({ onDispose: 'abandon' as never })).toThrow(new RangeError('onDispose must be "drain" or "cancel", got "abandon"'))
+  })
+})
+
+describe('unmounting mid-batch', () => {
+  async function running(onDispose: 'drain' | 'cancel') {
+    h = await createHarness({ executor: 'none' })
+    const gate = new Gate()
+    h.ctx.tools.register(gatedTool(gate))
+    const unmount = h.ctx.tools.mount(createNativeExecutor({ maxParallelCalls: 1, onDispose }))
+    const pending = h.execute([call('gated', {}, 'a'), call('gated', {}, 'b')])
+    await gate.started(1)
+    return { gate, unmount, pending }
+  }
+
+  test('drain: disposal waits for the accepted batch, which settles normally', async () => {
+    const { gate, unmount, pending } = await running('drain')
+    let disposed = false
+    const disposal = unmount().then(() => (disposed = true))
+    await new Promise((r) => setImmediate(r))
+    expect(disposed).toBe(false)
+    gate.release('a')
+    await gate.started(2)
+    gate.release('b')
+    await disposal
+    expect((await pending).map((r) => (r.isError ? r.error.info?.code : 'ok'))).toEqual(['ok', 'ok'])
+  })
+
+  test('cancel: the running body is aborted and the queued call never starts', async () => {
+    const { gate, unmount, pending } = await running('cancel')
+    await unmount()
+    const results = await pending
+    expect(results.map((r) => (r.isError ? r.error.info?.code : 'ok'))).toEqual(['ABORTED', 'ABORTED_BEFORE_DISPATCH'])
+    expect(gate.starts).toEqual(['a'])
+    expect(gate.aborted).toEqual(['a'])
+  })
+})
