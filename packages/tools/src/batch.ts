@@ -100,11 +100,25 @@ class Pool {
 
 const RESOLVED: Promise<void> = Promise.resolve()
 
+/** The runner's internals beside {@link CallRunner}: whole batches without a promise per call. */
+export interface BatchRunner extends CallRunner {
+  /** Submits every entry; resolves with their frozen results in order (one promise for the batch). Never rejects. */
+  submitAll(entries: readonly (RawToolCall | Readonly<Record<string, unknown>>)[]): Promise<readonly ToolResult[]>
+}
+
 /**
  * Creates an incremental ordered runner over the shared pipeline. `runBatch` is this runner
  * fed a whole batch; the PTC executor feeds it sub-calls as the program issues them.
+ *
+ * Scheduling: calls are prepared as they are submitted; the later stages advance in one pass
+ * (a "pump") a microtask later, so a caller that aborts right after submitting is still seen
+ * before any policy runs. Each stage keeps submission order through a cursor — policy, start
+ * (pool admission) and completion (post-execute → finalize → observe) — and a stage that
+ * finishes synchronously lets the pass go on to the next call without a promise. Only a stage
+ * that really waits (an async listener, a body's promise, a full pool) parks the pass, which
+ * resumes when it settles.
  */
-export function createRunner(host: PipelineHost, options: RunnerOptions): CallRunner {
+export function createRunner(host: PipelineHost, options: RunnerOptions): BatchRunner {
   const max = validateMaxParallel(options.maxParallel, 'maxParallel')
   const run: RunContext = {
     host,
@@ -124,32 +138,241 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
   // MaxListenersExceededWarning (the listeners are removed as calls settle; no leak).
   const limit = getMaxListeners(options.signal)
   if (limit !== 0 && limit < max + 2) setMaxListeners(max + 2, options.signal)
-  let policyTail: Promise<void> = RESOLVED
-  let startTail: Promise<void> = RESOLVED
-  let doneTail: Promise<unknown> = RESOLVED
-  let submitted = 0
 
-  const complete = async (state: CallState): Promise<ToolResult> => {
+  /** Calls by submission index; a slot is cleared once its result is delivered. */
+  const states: (CallState | undefined)[] = []
+  /** Whether call `i` finished dispatch (or never needed it). */
+  const dispatched: boolean[] = []
+  /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
+  const resolvers: (((result: ToolResult) => void) | undefined)[] = []
+  const results: ToolResult[] = []
+  let submitted = 0
+  /** Cursors: calls before `policyAt` passed policy; before `startAt` were admitted; before `completeAt` have results. */
+  let policyAt = 0
+  let startAt = 0
+  let completeAt = 0
+  let policyBusy = false
+  let startBusy = false
+  let completeBusy = false
+  let scheduled = false
+  let pumping = false
+  let again = false
+  let waiters: { readonly upTo: number; readonly resolve: () => void }[] = []
+  let batch: { readonly from: number; readonly upTo: number; readonly resolve: (results: readonly ToolResult[]) => void } | undefined
+
+  const defect = (stage: string, state: CallState, error: unknown): void => {
+    // A defect in a stage must still give this call a result and keep its siblings running.
+    host.report(stage, error)
+    state.draft = defectState(state.call, state.index, error).draft
+  }
+
+  /** Runs the next call's policy stage; returns whether the cursor moved synchronously. */
+  const advancePolicy = (): boolean => {
+    if (policyBusy || policyAt >= submitted) return false
+    const state = states[policyAt]!
+    if (state.draft !== undefined) {
+      policyAt++
+      return true
+    }
+    let pending: void | Promise<void> = undefined
     try {
-      await postExecute(state, run)
+      pending = policy(state, run)
+    } catch (error) {
+      defect('policy', state, error)
+    }
+    if (pending === undefined) {
+      policyAt++
+      return true
+    }
+    policyBusy = true
+    pending.then(undefined, (error: unknown) => defect('policy', state, error)).then(() => {
+      policyBusy = false
+      policyAt++
+      pump()
+    })
+    return false
+  }
+
+  const launch = (index: number, state: CallState, acquired: boolean): void => {
+    let pending: void | Promise<void> = undefined
+    try {
+      pending = dispatch(state, run) // without admission: reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued)
+    } catch (error) {
+      defect('dispatch', state, error)
+    }
+    if (pending === undefined) {
+      if (acquired) pool.release(state.parallel)
+      dispatched[index] = true
+      return
+    }
+    pending.then(undefined, (error: unknown) => defect('dispatch', state, error)).then(() => {
+      if (acquired) pool.release(state.parallel)
+      dispatched[index] = true
+      pump()
+    })
+  }
+
+  const advanceStart = (): void => {
+    while (!startBusy && startAt < policyAt) {
+      const index = startAt
+      const state = states[index]!
+      if (state.draft !== undefined) {
+        dispatched[index] = true
+        startAt++
+        continue
+      }
+      let admitted: Promise<boolean> | boolean
+      try {
+        admitted = pool.acquire(state.parallel, run.signal)
+      } catch (error) {
+        defect('schedule', state, error)
+        dispatched[index] = true
+        startAt++
+        continue
+      }
+      if (typeof admitted === 'boolean') {
+        startAt++
+        launch(index, state, admitted)
+        continue
+      }
+      startBusy = true
+      admitted.then(
+        (ok) => {
+          startBusy = false
+          startAt++
+          launch(index, state, ok)
+          pump()
+        },
+        (error: unknown) => {
+          startBusy = false
+          startAt++
+          defect('schedule', state, error)
+          dispatched[index] = true
+          pump()
+        },
+      )
+      return
+    }
+  }
+
+  /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
+  const broken = (state: CallState, error: unknown): ToolResult => {
+    host.report('pipeline', error)
+    const result = internalFailure(state, error)
+    try {
+      observe(state, result, run)
+    } catch (observeError) {
+      host.report('tools/result', observeError)
+    }
+    return result
+  }
+
+  const finish = (state: CallState): ToolResult => {
+    try {
       const result = finalize(state)
       observe(state, result, run)
       return result
     } catch (error) {
-      // A defect in a stage must still give this call a result and keep its siblings running.
-      host.report('pipeline', error)
-      const result = internalFailure(state, error)
-      try {
-        observe(state, result, run)
-      } catch (observeError) {
-        host.report('tools/result', observeError)
-      }
-      return result
+      return broken(state, error)
     }
   }
 
-  const submit = (entry: RawToolCall | Readonly<Record<string, unknown>>): Promise<ToolResult> => {
-    const index = submitted++
+  const deliver = (index: number, result: ToolResult): void => {
+    states[index] = undefined
+    const resolve = resolvers[index]
+    if (resolve !== undefined) {
+      resolvers[index] = undefined
+      resolve(result)
+    } else results[index] = result
+    completeAt++
+  }
+
+  const advanceComplete = (): void => {
+    while (!completeBusy && completeAt < startAt && dispatched[completeAt] === true) {
+      const index = completeAt
+      const state = states[index]!
+      let pending: void | Promise<void> = undefined
+      try {
+        pending = postExecute(state, run)
+      } catch (error) {
+        deliver(index, broken(state, error))
+        continue
+      }
+      if (pending === undefined) {
+        deliver(index, finish(state))
+        continue
+      }
+      completeBusy = true
+      pending.then(
+        () => {
+          completeBusy = false
+          deliver(index, finish(state))
+          pump()
+        },
+        (error: unknown) => {
+          completeBusy = false
+          deliver(index, broken(state, error))
+          pump()
+        },
+      )
+      return
+    }
+  }
+
+  const settleWaiters = (): void => {
+    if (batch !== undefined && completeAt >= batch.upTo) {
+      const { from, upTo, resolve } = batch
+      batch = undefined
+      const out = results.slice(from, upTo)
+      results.length = 0
+      resolve(out)
+    }
+    if (waiters.length > 0) {
+      const ready = waiters.filter((w) => w.upTo <= completeAt)
+      if (ready.length > 0) {
+        waiters = waiters.filter((w) => w.upTo > completeAt)
+        for (const w of ready) w.resolve()
+      }
+    }
+  }
+
+  function pump(): void {
+    if (pumping) {
+      again = true
+      return
+    }
+    pumping = true
+    try {
+      // One call's policy at a time, then whatever can start and complete: a call's body starts
+      // before the next call's policy runs, as it would if each stage were awaited in turn.
+      do {
+        again = false
+        let moved: boolean
+        do {
+          moved = advancePolicy()
+          advanceStart()
+          advanceComplete()
+        } while (moved)
+      } while (again)
+    } finally {
+      pumping = false
+    }
+    settleWaiters()
+  }
+
+  const pumpTask = (): void => {
+    scheduled = false
+    pump()
+  }
+
+  const schedule = (): void => {
+    if (scheduled) return
+    scheduled = true
+    queueMicrotask(pumpTask)
+  }
+
+  const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>): void => {
+    const index = submitted
     let state: CallState
     try {
       state = prepare(entry, index, run)
@@ -166,46 +389,36 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     } catch (error) {
       host.report('onCallStart', error)
     }
-    let dispatched: Promise<void>
-    if (state.draft !== undefined) {
-      dispatched = RESOLVED
-    } else {
-      // Stages never throw by design; a defect still fails only this call, never the chain.
-      const onDefect = (stage: string) => (error: unknown): void => {
-        host.report(stage, error)
-        state.draft = defectState(state.call, state.index, error).draft
-      }
-      const policyDone = policyTail.then(() => policy(state, run)).catch(onDefect('policy'))
-      policyTail = policyDone
-      let acquired = false
-      const started = startTail.then(async () => {
-        await policyDone
-        if (state.draft !== undefined) return
-        const ok = pool.acquire(state.parallel, run.signal)
-        acquired = ok === true || (await ok)
-      }).catch(onDefect('schedule'))
-      startTail = started
-      dispatched = started.then(async () => {
-        if (state.draft !== undefined) return
-        if (!acquired) {
-          await dispatch(state, run) // reports ABORTED_BEFORE_DISPATCH: the caller aborted while queued
-          return
-        }
-        try {
-          await dispatch(state, run)
-        } finally {
-          pool.release(state.parallel)
-        }
-      }).catch(onDefect('dispatch'))
-    }
-    const result = doneTail.then(() => dispatched).then(() => complete(state))
-    doneTail = result
-    return result
+    states[index] = state
+    dispatched[index] = false
+    submitted++
   }
 
   return {
-    submit,
-    drain: () => doneTail.then(() => undefined),
+    submit(entry) {
+      const index = submitted
+      enqueue(entry)
+      schedule()
+      return new Promise<ToolResult>((resolve) => {
+        resolvers[index] = resolve
+      })
+    },
+    submitAll(entries) {
+      if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
+      const from = submitted
+      for (const entry of entries) enqueue(entry)
+      if (entries.length === 0) return Promise.resolve([])
+      const done = new Promise<readonly ToolResult[]>((resolve) => {
+        batch = { from, upTo: submitted, resolve }
+      })
+      schedule()
+      return done
+    },
+    drain() {
+      if (completeAt >= submitted) return RESOLVED
+      const upTo = submitted
+      return new Promise<void>((resolve) => waiters.push({ upTo, resolve }))
+    },
     get submitted() {
       return submitted
     },

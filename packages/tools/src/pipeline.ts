@@ -43,9 +43,9 @@ import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
+import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
 
-/** A listener as stored by cordis, with the context it was registered on. */
-export type Listener = (...args: never[]) => unknown
+export type { Listener } from './chains'
 
 /** Scope-filtered listeners and guards for one scope, collected once per runner. */
 export interface StageHooks {
@@ -171,6 +171,9 @@ const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
 const CANCELLED: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH', 'TOOL_TIMEOUT'])
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
 const ACCEPT: PostDecision = Object.freeze({ type: 'accept' })
+/** Shared resolved promises of the default decisions, handed out by the innermost `next()`. */
+const ALLOW_PROMISE: Promise<PolicyDecision> = Promise.resolve(ALLOW)
+const ACCEPT_PROMISE: Promise<PostDecision> = Promise.resolve(ACCEPT)
 
 function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?: string): Draft {
   const info: ToolErrorInfo = reason === undefined ? { name, code } : { name, code, reason }
@@ -324,42 +327,6 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   return state
 }
 
-/** Runs a koa-style chain where `next()` may be called once. */
-function runOnce<T>(listeners: readonly Listener[], args: readonly unknown[], inner: () => Promise<T>): Promise<T> {
-  const dispatch = async (i: number): Promise<T> => {
-    const listener = listeners[i]
-    if (listener === undefined) return inner()
-    let called = false
-    const next = (): Promise<T> => {
-      if (called) throw new Error('next() called multiple times')
-      called = true
-      return dispatch(i + 1)
-    }
-    return (await (listener as (...a: unknown[]) => T | Promise<T>)(...args, next)) as T
-  }
-  return dispatch(0)
-}
-
-/** Runs the `tools/execute` chain: `next()` may be called again once the previous attempt settled. */
-function runRepeatable(listeners: readonly Listener[], exec: ToolExecution, inner: () => Promise<JsonValue>): Promise<JsonValue> {
-  const dispatch = async (i: number): Promise<JsonValue> => {
-    const listener = listeners[i]
-    if (listener === undefined) return inner()
-    let running = false
-    const next = async (): Promise<JsonValue> => {
-      if (running) throw new Error('next() called while the previous attempt is still running')
-      running = true
-      try {
-        return await dispatch(i + 1)
-      } finally {
-        running = false
-      }
-    }
-    return (await (listener as (e: ToolExecution, n: () => Promise<JsonValue>) => JsonValue | Promise<JsonValue>)(exec, next))
-  }
-  return dispatch(0)
-}
-
 function isDecision(value: unknown): value is PolicyDecision {
   if (value === null || typeof value !== 'object') return false
   const d = value as { type?: unknown; reason?: unknown }
@@ -368,21 +335,39 @@ function isDecision(value: unknown): value is PolicyDecision {
 
 /**
  * Stage 2 — policy: the `tools/pre-execute` waterfall (allow / deny / ask → approval), then the
- * monotonic guards. Sets `state.draft` when the call must not dispatch. Never throws.
+ * monotonic guards. Sets `state.draft` when the call must not dispatch. Never throws or rejects.
+ *
+ * Returns `undefined` when the stage finished synchronously (no listener, or every listener
+ * answered without waiting), else a promise of its end.
  */
-export async function policy(state: CallState, run: RunContext): Promise<void> {
+export function policy(state: CallState, run: RunContext): void | Promise<void> {
   const exec = state.exec!
-  const name = exec.name
   state.reachedPolicy = true
-  let decision: PolicyDecision
+  if (run.hooks.pre.length === 0) return decide(state, run, ALLOW)
+  let raw: unknown
   try {
-    const raw: unknown = run.hooks.pre.length === 0 ? ALLOW : await runOnce(run.hooks.pre, [exec], () => Promise.resolve(ALLOW))
-    if (!isDecision(raw)) throw new TypeError(`a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
-    decision = raw
+    raw = runOnce(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE)
   } catch (error) {
-    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', describeThrown(error))
+    state.draft = policyError('TOOL_DENIED', exec.name, 'tools/pre-execute', describeThrown(error))
     return
   }
+  if (!isThenable(raw)) return decide(state, run, raw)
+  return Promise.resolve(raw).then(
+    (decision) => decide(state, run, decision),
+    (error: unknown) => {
+      state.draft = policyError('TOOL_DENIED', exec.name, 'tools/pre-execute', describeThrown(error))
+    },
+  )
+}
+
+/** The rest of stage 2 once the waterfall answered `raw`. */
+function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
+  const name = state.exec!.name
+  if (!isDecision(raw)) {
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', describeThrown(new TypeError(`a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)))
+    return
+  }
+  const decision = raw
   if (decision.type === 'deny') {
     state.draft = decision.info === undefined ? fail('TOOL_DENIED', messages.denied(name, decision.reason), 'PolicyDenied') : failFromInfo(messages.denied(name, decision.reason), decision.info)
     return
@@ -391,30 +376,43 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     state.draft = ABORTED_BEFORE
     return
   }
-  if (decision.type === 'ask') {
-    const approval = run.hooks.approval
-    if (approval === undefined) {
-      state.draft = fail('TOOL_DENIED', messages.askWithoutApproval(name, decision.reason), 'PolicyDenied')
-      return
-    }
-    try {
-      const answer = await approval.request(decision.reason === undefined ? { exec, signal: run.signal } : { exec, reason: decision.reason, signal: run.signal })
-      // A rejection is a denial and stays more specific than a concurrent abort (ARCHITECTURE §4.3).
-      if (answer?.type !== 'approve') {
-        const reason = answer?.type === 'reject' ? answer.reason : undefined
-        state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, reason), 'ApprovalRejected', reason)
-        return
-      }
-      if (run.signal.aborted) {
-        state.draft = ABORTED_BEFORE
-        return
-      }
-    } catch (error) {
-      if (run.signal.aborted) state.draft = ABORTED_BEFORE
-      else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
-      return
-    }
+  if (decision.type === 'ask') return ask(state, run, decision.reason)
+  guard(state, run)
+}
+
+/** An `ask` decision: the approval service answers, then the guards run. */
+async function ask(state: CallState, run: RunContext, reason: string | undefined): Promise<void> {
+  const exec = state.exec!
+  const name = exec.name
+  const approval = run.hooks.approval
+  if (approval === undefined) {
+    state.draft = fail('TOOL_DENIED', messages.askWithoutApproval(name, reason), 'PolicyDenied')
+    return
   }
+  try {
+    const answer = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    // A rejection is a denial and stays more specific than a concurrent abort.
+    if (answer?.type !== 'approve') {
+      const rejection = answer?.type === 'reject' ? answer.reason : undefined
+      state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
+      return
+    }
+    if (run.signal.aborted) {
+      state.draft = ABORTED_BEFORE
+      return
+    }
+  } catch (error) {
+    if (run.signal.aborted) state.draft = ABORTED_BEFORE
+    else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
+    return
+  }
+  guard(state, run)
+}
+
+/** The monotonic guards (synchronous), then a last look at the caller's signal. */
+function guard(state: CallState, run: RunContext): void {
+  const exec = state.exec!
+  const name = exec.name
   for (const guard of run.hooks.guards) {
     let verdict: unknown
     try {
@@ -434,10 +432,6 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     return
   }
   if (run.signal.aborted) state.draft = ABORTED_BEFORE
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
 }
 
 /** Contains a listener's or log's asynchronous failure: it is reported, never unhandled. */
@@ -524,10 +518,19 @@ function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
 
 /**
  * Stage 3 — dispatch: the `tools/execute` waterfall around the body, then output validation and
- * rendering. The caller's signal is re-fused before the body. Never throws.
+ * rendering. The caller's signal is re-fused before the body. Never throws or rejects.
+ *
+ * Returns `undefined` when the stage finished synchronously (a synchronous body and wrappers
+ * that did not wait), else a promise of its end.
  */
-export async function dispatch(state: CallState, run: RunContext): Promise<void> {
-  await dispatchBody(state, run)
+export function dispatch(state: CallState, run: RunContext): void | Promise<void> {
+  const pending = dispatchBody(state, run)
+  if (pending === undefined) keepContexts(state)
+  else return pending.then(() => keepContexts(state))
+}
+
+/** Attaches the contexts the body attached, unless the call was cancelled or timed out. */
+function keepContexts(state: CallState): void {
   const attached = state.exec?.attached
   const draft = state.draft
   // Nothing a cancelled or timed-out body produced reaches the model, contexts included.
@@ -536,7 +539,7 @@ export async function dispatch(state: CallState, run: RunContext): Promise<void>
   }
 }
 
-async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
+function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
   const exec = state.exec!
   const caller = run.signal
   if (caller.aborted) {
@@ -544,7 +547,11 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
     return
   }
   let bodyStarted = false
-  const body = async (): Promise<JsonValue> => {
+  const restore = (): void => {
+    exec.writable = true
+  }
+  // Returns the body's value, or a thenable of it; throws what the body throws.
+  const body = (): unknown => {
     if (caller.aborted) throw bodyStarted ? (caller.reason as unknown) : new AbortedBeforeBody()
     const current = exec.signal
     const signal = current === caller ? caller : AbortSignal.any([current, caller])
@@ -552,37 +559,49 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
     const view: ToolExecution = signal === current ? exec : withSignal(exec, signal)
     // Only wrappers may replace the signal: the body sees it read-only.
     exec.writable = false
+    let out: unknown
     try {
-      return (await exec.definition.execute(exec.arguments, view)) as JsonValue
-    } finally {
+      out = exec.definition.execute(exec.arguments, view)
+    } catch (error) {
       exec.writable = true
+      throw error
     }
+    if (isThenable(out)) return Promise.resolve(out).finally(restore)
+    exec.writable = true
+    return out
   }
-  let value: JsonValue
-  exec.writable = true
-  try {
-    value = run.hooks.execute.length === 0 ? await body() : await runRepeatable(run.hooks.execute, exec, body)
-  } catch (error) {
+  const failed = (error: unknown): void => {
     exec.writable = false
     if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
       state.draft = ABORTED_BEFORE
     } else if (caller.aborted && isAbortLike(error, caller)) {
       state.draft = ABORTED_DRAFT
     } else if (isAbortLike(error, undefined)) {
-      // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash (B17).
+      // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash.
       state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
     } else {
       state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
     }
+  }
+  const succeeded = (value: unknown): void => {
+    exec.writable = false
+    if (caller.aborted) {
+      // Nothing a body returns after the abort reaches the model.
+      state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
+      return
+    }
+    state.draft = settleValue(exec, value, run)
+  }
+  let out: unknown
+  exec.writable = true
+  try {
+    out = run.hooks.execute.length === 0 ? body() : runRepeatable(run.hooks.execute, exec, body)
+  } catch (error) {
+    failed(error)
     return
   }
-  exec.writable = false
-  if (caller.aborted) {
-    // Nothing a body returns after the abort reaches the model.
-    state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
-    return
-  }
-  state.draft = settleValue(exec, value, run)
+  if (isThenable(out)) return Promise.resolve(out).then(succeeded, failed)
+  succeeded(out)
 }
 
 class AbortedBeforeBody extends Error {}
@@ -622,22 +641,39 @@ function isPostDecision(value: unknown): value is PostDecision {
 /**
  * Stage 4 — post-execute: the `tools/post-execute` waterfall for every call that reached
  * stage 2 (denials included). Accept may replace content or value (never both); block turns
- * the outcome into a valueless `TOOL_BLOCKED` failure. Never throws.
+ * the outcome into a valueless `TOOL_BLOCKED` failure. Never throws or rejects.
+ *
+ * Returns `undefined` when the stage finished synchronously, else a promise of its end.
  */
-export async function postExecute(state: CallState, run: RunContext): Promise<void> {
+export function postExecute(state: CallState, run: RunContext): void | Promise<void> {
   if (!state.reachedPolicy || run.hooks.post.length === 0) return
+  const exec = state.exec!
+  let raw: unknown
+  try {
+    raw = runOnce(run.hooks.post, [exec, toDraftResult(state.draft!)], ACCEPT, ACCEPT_PROMISE)
+  } catch (error) {
+    state.draft = policyError('TOOL_BLOCKED', exec.name, 'tools/post-execute', describeThrown(error))
+    return
+  }
+  if (!isThenable(raw)) return applyPost(state, run, raw)
+  return Promise.resolve(raw).then(
+    (decision) => applyPost(state, run, decision),
+    (error: unknown) => {
+      state.draft = policyError('TOOL_BLOCKED', exec.name, 'tools/post-execute', describeThrown(error))
+    },
+  )
+}
+
+/** The rest of stage 4 once the waterfall answered `raw`. */
+function applyPost(state: CallState, run: RunContext, raw: unknown): void {
   const exec = state.exec!
   const draft = state.draft!
   const name = exec.name
-  let decision: PostDecision
-  try {
-    const raw: unknown = await runOnce(run.hooks.post, [exec, toDraftResult(draft)], () => Promise.resolve(ACCEPT))
-    if (!isPostDecision(raw)) throw new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)
-    decision = raw
-  } catch (error) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(error))
+  if (!isPostDecision(raw)) {
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)))
     return
   }
+  const decision = raw
   if (decision.type === 'block') {
     state.draft = decision.info === undefined ? fail('TOOL_BLOCKED', messages.blocked(name, decision.feedback), 'PolicyBlocked') : failFromInfo(messages.blocked(name, decision.feedback), decision.info)
     return

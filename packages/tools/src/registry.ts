@@ -635,9 +635,7 @@ export class ToolRegistry extends Service {
       ...(options?.admit === undefined ? {} : { admit: options.admit }),
       ...(options?.local === undefined ? {} : { local: options.local }),
     })
-    const pending = new Array<Promise<ToolResult>>(batch.calls.length)
-    for (let i = 0; i < batch.calls.length; i++) pending[i] = runner.submit(batch.calls[i]!)
-    return Object.freeze(await Promise.all(pending))
+    return Object.freeze(await runner.submitAll(batch.calls))
   }
 }
 
