@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runBench } from './run'
+import { committedRatios, judgeRegression, measureFloorRatios, REGRESSION_FACTOR } from './regression'
 import { renderBatchChart, renderReport } from './report/markdown'
 
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1'
@@ -26,5 +27,13 @@ if (!smoke) {
   writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
   writeFileSync(new URL('benchmarks.md', docsDir), renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations }))
   console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
+}
+if (smoke) {
+  // The regression guard: ratios to the floor at N = 1,000 against the committed report.
+  const committed = committedRatios(new URL('latest.json', resultsDir), 1000)
+  const measured = await measureFloorRatios({ n: 1000, variants: committed.map((c) => c.variant), rounds: 7, attempts: 3 })
+  const checks = judgeRegression(committed, measured)
+  for (const c of checks) console.log(`[bench] regression guard ${c.variant} N=${c.n}: ${c.measured.toFixed(1)}× the floor (committed ${c.committed.toFixed(1)}×, limit ${(c.committed * REGRESSION_FACTOR).toFixed(1)}×) ${c.ok ? 'ok' : 'REGRESSED'}`)
+  if (checks.some((c) => !c.ok)) process.exitCode = 1
 }
 console.log(`[bench] done in ${((performance.now() - started) / 1000).toFixed(0)} s`)

@@ -6,6 +6,7 @@
 import os from 'node:os'
 import { describeThrown } from '@deepseek-ai/dsh-tools'
 import { collectMeta, type RunMeta } from './meta'
+import { runAtScale, type AtScaleResult } from './workloads/at-scale'
 import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
 import { runPtc, type PtcResult } from './workloads/ptc'
@@ -13,7 +14,7 @@ import { runScale, type ScaleResult } from './workloads/scale'
 import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
 
 /** A workload id, in run order. */
-export const WORKLOADS = ['batch', 'floor', 'scheduling', 'ptc', 'scale'] as const
+export const WORKLOADS = ['batch', 'floor', 'scheduling', 'ptc', 'at-scale', 'scale'] as const
 export type WorkloadId = (typeof WORKLOADS)[number]
 
 /** Everything one run measured. */
@@ -25,6 +26,8 @@ export interface BenchResults {
   readonly scale: ScaleResult
   /** `{ skipped }` when the PTC workload could not run (the reason). */
   readonly ptc: PtcResult | { readonly skipped: string }
+  /** Per-call cost at 10,000 calls and 100 parallel agents, heap flatness, allocations per call. */
+  readonly atScale: AtScaleResult
   /** Wall time of each workload, s. */
   readonly durations: Readonly<Partial<Record<WorkloadId, number>>>
 }
@@ -82,9 +85,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     log(`ptc: skipped (${reason})`)
     ptc = { skipped: reason }
   }
+  // After the timed workloads: its heap and allocation measurements force GCs.
+  const atScale = await timed('at-scale', () =>
+    runAtScale(
+      smoke
+        ? { small: 10, large: 30, agents: 3, callsPerAgent: 4, rounds: 2, warmup: 1, heapRepeats: 2, log }
+        : { small: 1000, large: 10_000, agents: 100, callsPerAgent: 100, rounds: 12, warmup: 2, heapRepeats: 6, log },
+    ),
+  )
   // Last: its heap measurement forces GCs, after which code runs slower for a while.
   const scale = await timed('scale', () =>
     runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
   )
-  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, durations }
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, atScale, durations }
 }

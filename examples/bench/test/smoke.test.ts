@@ -10,6 +10,7 @@ import { SCHEDULING_SYSTEMS } from '../src/workloads/scheduling'
 import { SCALE_SYSTEMS } from '../src/workloads/scale'
 import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
+import { committedRatios, judgeRegression, measureFloorRatios } from '../src/regression'
 
 describe('pnpm bench:smoke', () => {
   let results: BenchResults
@@ -18,7 +19,7 @@ describe('pnpm bench:smoke', () => {
     const lines: string[] = []
     results = await runBench({ smoke: true, build: 'source', log: (line) => lines.push(line) })
     expect(results.meta.mode).toBe('smoke')
-    expect(Object.keys(results.durations).sort()).toEqual(['batch', 'floor', 'ptc', 'scale', 'scheduling'])
+    expect(Object.keys(results.durations).sort()).toEqual(['at-scale', 'batch', 'floor', 'ptc', 'scale', 'scheduling'])
     expect(lines.some((l) => l.startsWith('ptc: skipped'))).toBe(false)
   })
 
@@ -95,14 +96,42 @@ describe('pnpm bench:smoke', () => {
     expect(() => parsePeerOutput(JSON.stringify({ ...good, task: { ...good.task, answer: 1 } }))).toThrow('code-mode peer: /task/answer is not a string')
   })
 
+  test('at scale: both batch sizes, the agents round, the heap repeats and three allocation figures', () => {
+    const s = results.atScale
+    expect([s.cost.small.n, s.cost.large.n, s.cost.agents.agents, s.cost.agents.callsPerAgent]).toEqual([10, 30, 3, 4])
+    expect([s.cost.small.perCallUs.n, s.cost.large.perCallUs.n, s.cost.agents.perCallUs.n]).toEqual([2, 2, 2])
+    expect(s.heap.afterGcMiB).toHaveLength(2)
+    expect(s.allocations.map((a) => a.system)).toEqual(['floor', 'dsh-bare', 'dsh'])
+    // Counts, not times: the pipeline allocates more than parse + validate + call, and hooks add to it.
+    expect(s.allocations.every((a) => a.bytesPerCall > 0)).toBe(true)
+  })
+
   test('the report renders every section and the chart', () => {
     const md = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations: 'none' })
-    for (const heading of ['## Machine and versions', '## Targets', '## 1. Batch overhead', '## 2. Floor', '## 3. Scheduling', '## 4. Scale', '## 5. Programmatic tool calling (PTC)', '## Optimisations']) {
+    for (const heading of ['## Machine and versions', '## Targets', '## 1. Batch overhead', '## 2. Floor', '## 3. Scheduling', '## 4. Scale', '## 5. Programmatic tool calling (PTC)', '## 6. At scale and allocations', '## Optimisations']) {
       expect(md).toContain(heading)
     }
-    expect(checkTargets(results).length).toBeGreaterThanOrEqual(7)
+    expect(checkTargets(results).map((c) => c.target)).toEqual(expect.arrayContaining(['Per-call overhead without listener, guard, wrapper within 3× the floor', 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs', 'Bytes allocated per call measured, and halved']))
     const svg = renderBatchChart(results)
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.match(/<\/title><\/rect>/g)).toHaveLength(2 * 2 * BATCH_SYSTEMS.length)
+  })
+
+  test('regression guard: per-call ratio to the floor at N = 1,000 within 1.5× of the committed report', { timeout: 120_000 }, async () => {
+    const committed = committedRatios(new URL('../results/latest.json', import.meta.url), 1000)
+    expect(committed.map((c) => c.variant).sort()).toEqual(['parallel', 'sequential'])
+    const measured = await measureFloorRatios({ n: 1000, variants: ['sequential', 'parallel'], rounds: 7, attempts: 3 })
+    const checks = judgeRegression(committed, measured)
+    expect(checks.filter((c) => !c.ok)).toEqual([])
+  })
+
+  test('regression guard: the verdict is the ratio against committed × 1.5, per variant', () => {
+    const committed = [
+      { variant: 'sequential' as const, n: 1000, ratio: 4, overheadUs: 3 },
+      { variant: 'parallel' as const, n: 1000, ratio: 6, overheadUs: 5 },
+    ]
+    const checks = judgeRegression(committed, new Map([['sequential', 6], ['parallel', 9.01]]))
+    expect(checks.map((c) => [c.variant, c.ok])).toEqual([['sequential', true], ['parallel', false]])
+    expect(() => judgeRegression(committed, new Map([['sequential', 1]]))).toThrow('no measured ratio for the parallel variant')
   })
 })

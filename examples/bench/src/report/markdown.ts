@@ -6,6 +6,7 @@ import type { Summary } from '../stats'
 import type { BatchRow, BatchSystemId } from '../workloads/batch'
 import type { PtcResult } from '../workloads/ptc'
 import { formatNumber as f, renderBarChart } from './svg'
+import { atScaleChecks, renderAtScale } from './at-scale'
 
 /** Display names of the systems. */
 export const SYSTEM_NAMES: Readonly<Record<string, string>> = {
@@ -115,6 +116,7 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
   } else {
     checks.push({ target: 'PTC figures', measured: `not measured: ${r.ptc.skipped}`, met: undefined })
   }
+  checks.push(...atScaleChecks(r))
   return checks
 }
 
@@ -386,6 +388,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     out.push(`> **TODO — not measured in this run.** The PTC workload did not run: ${r.ptc.skipped}`)
   }
   out.push('')
+  out.push(...renderAtScale(r))
   out.push('## Optimisations')
   out.push('')
   out.push(options.optimisations.trim())
