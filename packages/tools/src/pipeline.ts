@@ -546,6 +546,19 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     state.draft = ABORTED_BEFORE
     return
   }
+  if (run.hooks.execute.length === 0) {
+    // No wrapper: nothing can replace the signal, the body runs at once on the execution view.
+    let out: unknown
+    try {
+      out = exec.definition.execute(exec.arguments, exec)
+    } catch (error) {
+      bodyFailed(state, caller, error, true)
+      return
+    }
+    if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, true), (error: unknown) => bodyFailed(state, caller, error, true))
+    bodyReturned(state, run, out, true)
+    return
+  }
   let bodyStarted = false
   const restore = (): void => {
     exec.writable = true
@@ -570,38 +583,43 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     exec.writable = true
     return out
   }
-  const failed = (error: unknown): void => {
-    exec.writable = false
-    if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
-      state.draft = ABORTED_BEFORE
-    } else if (caller.aborted && isAbortLike(error, caller)) {
-      state.draft = ABORTED_DRAFT
-    } else if (isAbortLike(error, undefined)) {
-      // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash.
-      state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
-    } else {
-      state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
-    }
-  }
-  const succeeded = (value: unknown): void => {
-    exec.writable = false
-    if (caller.aborted) {
-      // Nothing a body returns after the abort reaches the model.
-      state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
-      return
-    }
-    state.draft = settleValue(exec, value, run)
-  }
   let out: unknown
   exec.writable = true
   try {
-    out = run.hooks.execute.length === 0 ? body() : runRepeatable(run.hooks.execute, exec, body)
+    out = runRepeatable(run.hooks.execute, exec, body)
   } catch (error) {
-    failed(error)
+    bodyFailed(state, caller, error, bodyStarted)
     return
   }
-  if (isThenable(out)) return Promise.resolve(out).then(succeeded, failed)
-  succeeded(out)
+  if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, bodyStarted), (error: unknown) => bodyFailed(state, caller, error, bodyStarted))
+  bodyReturned(state, run, out, bodyStarted)
+}
+
+/** The `tools/execute` stage threw or rejected with `error`. */
+function bodyFailed(state: CallState, caller: AbortSignal, error: unknown, bodyStarted: boolean): void {
+  state.exec!.writable = false
+  if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
+    state.draft = ABORTED_BEFORE
+  } else if (caller.aborted && isAbortLike(error, caller)) {
+    state.draft = ABORTED_DRAFT
+  } else if (isAbortLike(error, undefined)) {
+    // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash.
+    state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
+  } else {
+    state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
+  }
+}
+
+/** The `tools/execute` stage returned `value`. */
+function bodyReturned(state: CallState, run: RunContext, value: unknown, bodyStarted: boolean): void {
+  const exec = state.exec!
+  exec.writable = false
+  if (run.signal.aborted) {
+    // Nothing a body returns after the abort reaches the model.
+    state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
+    return
+  }
+  state.draft = settleValue(exec, value, run)
 }
 
 class AbortedBeforeBody extends Error {}
