@@ -38,11 +38,13 @@ import {
   isAbortLike,
   typeLabel,
   messages,
+  quoteText,
 } from './errors'
 import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
+import { capMessage } from './limits'
 
 /** A listener as stored by cordis, with the context it was registered on. */
 export type Listener = (...args: never[]) => unknown
@@ -174,11 +176,23 @@ const ACCEPT: PostDecision = Object.freeze({ type: 'accept' })
 
 function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?: string): Draft {
   const info: ToolErrorInfo = reason === undefined ? { name, code } : { name, code, reason }
-  return { isError: true, failure: { message, info }, content: errorContent(message) }
+  return failFromInfo(message, info)
 }
 
+/** Every failure message is capped here (`MAX_ERROR_MESSAGE_CHARS`), so `error.message` and the content agree. */
 function failFromInfo(message: string, info: ToolErrorInfo): Draft {
-  return { isError: true, failure: { message, info }, content: errorContent(message) }
+  const capped = capMessage(message)
+  return { isError: true, failure: { message: capped, info }, content: errorContent(capped) }
+}
+
+/**
+ * A policy outcome (denial, unanswered ask, rejected approval): `message` may be the author's
+ * text, so the tool's name travels in `info.toolName`. An author-supplied `info` wins, with
+ * `toolName` added when it has none.
+ */
+function policyOutcome(tool: string, message: string, name: string, reason?: string, info?: ToolErrorInfo): Draft {
+  if (info !== undefined) return failFromInfo(message, info.toolName === undefined ? { ...info, toolName: tool } : info)
+  return failFromInfo(message, reason === undefined ? { name, code: 'TOOL_DENIED', toolName: tool } : { name, code: 'TOOL_DENIED', reason, toolName: tool })
 }
 
 /** The cancellation drafts: identical for every call, so shared (drafts are never mutated). */
@@ -384,7 +398,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     return
   }
   if (decision.type === 'deny') {
-    state.draft = decision.info === undefined ? fail('TOOL_DENIED', messages.denied(name, decision.reason), 'PolicyDenied') : failFromInfo(messages.denied(name, decision.reason), decision.info)
+    state.draft = policyOutcome(name, messages.denied(name, decision.reason), 'PolicyDenied', undefined, decision.info)
     return
   }
   if (run.signal.aborted) {
@@ -394,7 +408,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
   if (decision.type === 'ask') {
     const approval = run.hooks.approval
     if (approval === undefined) {
-      state.draft = fail('TOOL_DENIED', messages.askWithoutApproval(name, decision.reason), 'PolicyDenied')
+      state.draft = policyOutcome(name, messages.askWithoutApproval(name, decision.reason), 'PolicyDenied', decision.reason === undefined ? undefined : 'no approval service is available')
       return
     }
     try {
@@ -402,7 +416,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
       // A rejection is a denial and stays more specific than a concurrent abort (ARCHITECTURE §4.3).
       if (answer?.type !== 'approve') {
         const reason = answer?.type === 'reject' ? answer.reason : undefined
-        state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, reason), 'ApprovalRejected', reason)
+        state.draft = policyOutcome(name, messages.approvalRejected(name, reason), 'ApprovalRejected', reason)
         return
       }
       if (run.signal.aborted) {
@@ -425,7 +439,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     }
     if (verdict === undefined) continue
     if (typeof verdict === 'string') {
-      state.draft = fail('TOOL_DENIED', messages.denied(name, verdict), 'GuardDenied')
+      state.draft = policyOutcome(name, messages.denied(name, verdict), 'GuardDenied')
       return
     }
     // Guards are synchronous: anything else (a promise from an async guard) fails closed.
@@ -616,7 +630,24 @@ function toDraftResult(draft: Draft): DraftResult {
 function isPostDecision(value: unknown): value is PostDecision {
   if (value === null || typeof value !== 'object') return false
   const d = value as { type?: unknown; feedback?: unknown }
-  return d.type === 'accept' || (d.type === 'block' && typeof d.feedback === 'string')
+  return d.type === 'accept' || (d.type === 'block' && (typeof d.feedback === 'string' || isContent(d.feedback)))
+}
+
+/** The message of block feedback: text blocks joined with `\n`, any other block as `[<type> content]`. */
+function feedbackMessage(feedback: readonly ContentBlock[]): string {
+  return feedback.map((block) => (block.type === 'text' ? block.text : `[${block.type} content]`)).join('\n')
+}
+
+/**
+ * A block: the feedback is the content, verbatim (a string is one text block); empty feedback
+ * gives the library message as `Error: …` content. See `PostDecision`.
+ */
+function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined): Draft {
+  const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
+  const withTool: ToolErrorInfo = info === undefined ? { name: 'PolicyBlocked', code: 'TOOL_BLOCKED', toolName: tool } : info.toolName === undefined ? { ...info, toolName: tool } : info
+  const message = feedbackMessage(blocks)
+  if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
+  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(blocks) }
 }
 
 /**
@@ -632,14 +663,14 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
   let decision: PostDecision
   try {
     const raw: unknown = await runOnce(run.hooks.post, [exec, toDraftResult(draft)], () => Promise.resolve(ACCEPT))
-    if (!isPostDecision(raw)) throw new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)
+    if (!isPostDecision(raw)) throw new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)
     decision = raw
   } catch (error) {
     state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(error))
     return
   }
   if (decision.type === 'block') {
-    state.draft = decision.info === undefined ? fail('TOOL_BLOCKED', messages.blocked(name, decision.feedback), 'PolicyBlocked') : failFromInfo(messages.blocked(name, decision.feedback), decision.info)
+    state.draft = blockDraft(name, decision.feedback, decision.info)
     return
   }
   const { content, value, contexts } = decision
@@ -679,9 +710,12 @@ export function finalize(state: CallState): ToolResult {
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {
     try {
-      const content = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
-      if (!isContent(content)) throw new TypeError('finalizeContent must return an array of text or image blocks')
-      draft = { ...draft, content: freezeContent(content) }
+      const content: unknown = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
+      // `undefined` keeps the content: a finalizer may observe without transforming.
+      if (content !== undefined) {
+        if (!isContent(content)) throw new TypeError(`finalizeContent must return an array of text or image blocks, or undefined to keep the content (got ${describeValue(content)})`)
+        draft = { ...draft, content: freezeContent(content) }
+      }
     } catch (error) {
       draft = fail('TOOL_FAILED', messages.renderFailed(state.call.name, `finalizeContent threw: ${describeThrown(error)}`))
     }
@@ -758,7 +792,7 @@ export function appendLog(log: SessionLog, host: PipelineHost, event: Parameters
 }
 
 function defectMessage(name: string, error: unknown): string {
-  return `Tool "${name}" failed inside the pipeline: ${describeThrown(error)}`
+  return capMessage(`Tool ${quoteText(name)} failed inside the pipeline: ${describeThrown(error)}`)
 }
 
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
