@@ -44,7 +44,8 @@ import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
-import { capMessage } from './limits'
+import { capMessage, capPointer } from './limits'
+import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
 
 /** A listener as stored by cordis, with the context it was registered on. */
 export type Listener = (...args: never[]) => unknown
@@ -169,6 +170,7 @@ type Draft =
   | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
 
 const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
+const NO_UNSAFE: readonly UnsafeInteger[] = Object.freeze([])
 /** Codes after which a body's output (values, attached contexts) never reaches the model. */
 const CANCELLED: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH', 'TOOL_TIMEOUT'])
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
@@ -204,9 +206,9 @@ function policyError(code: 'TOOL_DENIED' | 'TOOL_BLOCKED', tool: string, stage: 
   return fail(code, messages.policyFailed(tool, stage, problem), 'PolicyError')
 }
 
-/** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root). */
+/** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root; long pointers elided). */
 function describeProblem(problem: JsonProblem): string {
-  return `${problem.pointer || '(root)'} ${problem.message}`
+  return `${problem.pointer === '' ? '(root)' : capPointer(problem.pointer)} ${problem.message}`
 }
 
 /** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
@@ -261,13 +263,17 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   // Parse.
   let args: unknown
   let parsed = false
-  const raw = call.arguments
-  if (typeof raw === 'string') {
+  let unsafe: readonly UnsafeInteger[] = NO_UNSAFE
+  if (typeof call.arguments === 'string') {
     const limit = run.host.config.maxArgumentBytes
-    if (raw.length > limit || (raw.length * 3 > limit && Buffer.byteLength(raw) > limit)) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(raw), limit))
+    const given = call.arguments
+    if (given.length > limit || (given.length * 3 > limit && Buffer.byteLength(given) > limit)) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(given), limit))
       return state
     }
+    // A byte-order mark or zero-width space around the JSON is tolerated and noted (meta.repairs).
+    const { text: raw, notes } = stripInvisibleEdges(given)
+    if (notes.length > 0) state.repairs = notes
     if (raw.trim() === '') args = EMPTY_OBJECT
     else {
       try {
@@ -278,8 +284,11 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
         state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(name, raw.length) : messages.argumentsNotJson(name, problem))
         return state
       }
+      // Integers JSON.parse rounded: their exact digits go in as strings; validation decides.
+      unsafe = findUnsafeIntegers(raw)
+      if (unsafe.length > 0) substituteDigits(args as JsonValue, unsafe)
     }
-  } else args = raw
+  } else args = call.arguments
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(name, typeLabel(args)))
     return state
@@ -312,15 +321,19 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
               return state
             }
             args = snap.value
-            state.repairs = repaired.repairs
+            state.repairs = state.repairs === undefined ? repaired.repairs : [...state.repairs, ...repaired.repairs]
           }
         }
       }
       if (issues.length > 0) {
-        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(issues)))
+        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(unsafe.length === 0 ? issues : withUnsafeIntegers(issues, unsafe))))
         return state
       }
     }
+  } else if (unsafe.length > 0) {
+    // No schema to say a string is welcome there: never pass a rounded or retyped number.
+    state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(withUnsafeIntegers([], unsafe, true))))
+    return state
   }
 
   if (run.signal.aborted) {
@@ -501,6 +514,9 @@ function shallowCopy<T extends object>(value: T): T {
   return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
+/** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
+const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
+
 const unconstrained = new WeakMap<object, boolean>()
 
 /** Whether an output schema admits any JSON value (then output validation is skipped); cached per schema object. */
@@ -515,16 +531,29 @@ function isUnconstrained(schema: unknown): boolean {
   return known
 }
 
-/** Validates, freezes and renders a canonical value. Returns a success or failure draft. */
+/**
+ * Validates, freezes and renders a canonical value. Returns a success or failure draft.
+ * Results follow JSON: an `undefined` object member is dropped, an `undefined` array element is
+ * `null`, and a root `undefined` (a body that returned nothing) is `null` when the output
+ * schema admits `null` — the work happened, so it is a success (rendered as the tool renders
+ * `null`; the default raw rendering shows `(no output)`).
+ */
 function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
   const definition = exec.definition
   const name = definition.name
-  const snap = snapshotJson(value)
-  if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
-  const frozen = snap.value
-  if (!isUnconstrained(definition.output.schema)) {
-    const issues = getValidator(definition.output.schema)(frozen)
-    if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+  const constrained = !isUnconstrained(definition.output.schema)
+  let frozen: JsonValue
+  if (value === undefined) {
+    if (constrained && getValidator(definition.output.schema)(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
+    frozen = null
+  } else {
+    const snap = snapshotJson(value, { dropUndefined: true })
+    if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+    frozen = snap.value
+    if (constrained) {
+      const issues = getValidator(definition.output.schema)(frozen)
+      if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+    }
   }
   let content: unknown
   try {
