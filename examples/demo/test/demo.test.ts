@@ -47,7 +47,7 @@ test('the demo replays every recorded step and the PTC program with the expected
     ])
     expect(ptc.text.split('\n').slice(0, 2)).toEqual([
       'weekly report unavailable: tool call timed out after 250ms',
-      'summary not written: Tool "write_file" was denied: the demo workspace is read-only',
+      'summary not written: the demo workspace is read-only',
     ])
     expect(JSON.parse(ptc.text.split('\n').slice(2).join('\n'))).toEqual({
       refunded: [{ id: 'ORD-1002', customer: 'Grace Hopper', total: 642 }],

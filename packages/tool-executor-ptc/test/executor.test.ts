@@ -213,7 +213,7 @@ describe('the bridge', () => {
       }
       return out`
     const [r] = await h.execute([runCall(program)])
-    expect(JSON.parse(text(r!))).toEqual(['Tool "rm" was denied: no deletes', 'Tool "echo" was denied: secrets stay home', '{"text":"v2"}'])
+    expect(JSON.parse(text(r!))).toEqual(['no deletes', 'secrets stay home', '{"text":"v2"}'])
     expect(approval.requests.map((q) => [q.exec.callId, q.reason])).toEqual([['run1:code:3', 'deploys need a human']])
   })
 

@@ -321,7 +321,8 @@ export function largeOutputTool(options: { name?: string } = {}) {
 }
 
 /**
- * `lossy({ kind })` returns a value JSON cannot carry: `undefined`, `bigint`, `cycle`, `function`, `nan`, `date`.
+ * `lossy({ kind })` returns a value JSON cannot carry: `symbol`, `bigint`, `cycle`, `function`, `nan`, `date`
+ * (a returned `undefined` is not among them: it is the value `null` where the output schema admits it).
  *
  * @example await h.execute([call('lossy', { kind: 'cycle' })]) // INVALID_TOOL_OUTPUT: /self is a circular reference
  */
@@ -329,12 +330,12 @@ export function nonLosslessTool(options: { name?: string } = {}) {
   return defineTool({
     name: options.name ?? 'lossy',
     description: 'Returns a non-JSON value.',
-    parameters: { kind: { type: 'string', enum: ['undefined', 'bigint', 'cycle', 'function', 'nan', 'date'], required: true } },
+    parameters: { kind: { type: 'string', enum: ['symbol', 'bigint', 'cycle', 'function', 'nan', 'date'], required: true } },
     output: { schema: { type: 'json' }, render: () => [{ type: 'text', text: 'unreachable' }] },
     execute(args): JsonValue {
       const cycle: Record<string, unknown> = {}
       cycle.self = cycle
-      const values: Record<string, unknown> = { undefined: undefined, bigint: 1n, cycle, function: () => 1, nan: { n: Number.NaN }, date: new Date(0) }
+      const values: Record<string, unknown> = { symbol: Symbol('lossy'), bigint: 1n, cycle, function: () => 1, nan: { n: Number.NaN }, date: new Date(0) }
       return values[args.kind] as JsonValue
     },
   })

@@ -214,7 +214,7 @@ export class StageTracer {
           record(exec.callId, 'body-end')
         }
       },
-      finalizeContent(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[] {
+      finalizeContent(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[] | undefined {
         record(input.callId, 'finalize')
         return original.finalizeContent === undefined ? content : original.finalizeContent(content, input)
       },

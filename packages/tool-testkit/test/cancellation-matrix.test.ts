@@ -87,7 +87,7 @@ const rows: readonly Row[] = [
     name: 'guard: abort, then a later guard denies → the denial stays',
     abortAt: ['c1', 'guard'],
     setup: (ctx) => void ctx.tools.guard(() => 'outside the sandbox'),
-    expected: { c1: { code: 'TOOL_DENIED', text: 'Error: Tool "work" was denied: outside the sandbox', stages: NO_BODY } },
+    expected: { c1: { code: 'TOOL_DENIED', text: 'Error: outside the sandbox', stages: NO_BODY } },
   },
   {
     name: 'guard: a guard aborts and throws → the policy failure stays (fail closed)',
@@ -171,7 +171,7 @@ const rows: readonly Row[] = [
         abort()
         return { type: 'block', feedback: 'contains a secret' }
       }),
-    expected: { c1: { code: 'TOOL_BLOCKED', text: 'Error: Tool "work" result was blocked: contains a secret', stages: FULL } },
+    expected: { c1: { code: 'TOOL_BLOCKED', text: 'contains a secret', stages: FULL } },
   },
   {
     name: 'finalizeContent: abort while the content is finalized → the success stays (finalized once)',
@@ -320,7 +320,7 @@ describe('cancellation matrix (native), stages the core suite does not cover', (
       },
       expected: {},
     })
-    expect(results[0]).toMatchObject({ isError: true, error: { message: 'Tool "work" was not approved: not now', info: { code: 'TOOL_DENIED' } } })
+    expect(results[0]).toMatchObject({ isError: true, error: { message: 'not now', info: { code: 'TOOL_DENIED', toolName: 'work' } } })
     expect(tracer.stagesOf('c1')).toEqual(['pre', 'post', 'finalize', 'result'])
   })
 

@@ -146,8 +146,8 @@ describe('GuardedWrites (a policy)', () => {
     ])
     expect(results.map((r) => [r.callId, code(r), text(r)])).toEqual([
       ['r', 'ok', 'buy milk'],
-      ['w', 'TOOL_DENIED', 'Error: Tool "write_note" was denied: this deployment is read-only'],
-      ['d1', 'TOOL_DENIED', 'Error: Tool "delete_note" was not approved: keep the todo list'],
+      ['w', 'TOOL_DENIED', 'Error: this deployment is read-only'],
+      ['d1', 'TOOL_DENIED', 'Error: keep the todo list'],
       ['d2', 'ok', 'deleted'],
     ])
     expect(approval.requests.map((r) => [r.exec.callId, r.reason])).toEqual([

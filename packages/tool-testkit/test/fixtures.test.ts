@@ -204,10 +204,10 @@ describe('failing fixtures', () => {
   test('lossy returns values JSON cannot carry: each is INVALID_TOOL_OUTPUT with the reason', async () => {
     h = await createHarness()
     h.ctx.tools.register(nonLosslessTool())
-    const kinds = ['undefined', 'bigint', 'cycle', 'function', 'nan', 'date'] as const
+    const kinds = ['symbol', 'bigint', 'cycle', 'function', 'nan', 'date'] as const
     const results = await h.execute(kinds.map((kind) => call('lossy', { kind }, kind)))
     expect(results.map(text)).toEqual([
-      'Error: Tool "lossy" returned an invalid value: (root) is undefined',
+      'Error: Tool "lossy" returned an invalid value: (root) is a symbol',
       'Error: Tool "lossy" returned an invalid value: (root) is a BigInt',
       'Error: Tool "lossy" returned an invalid value: /self is a circular reference',
       'Error: Tool "lossy" returned an invalid value: (root) is a function',

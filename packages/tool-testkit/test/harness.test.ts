@@ -79,7 +79,7 @@ describe('createHarness', () => {
     gate.releaseAll()
     const results = await pending
     expect(gate.peak).toBe(2)
-    expect(texts(results)).toEqual(['done a', 'done b', 'done c', 'Error: Tool "write_file" was denied: read-only deployment'])
+    expect(texts(results)).toEqual(['done a', 'done b', 'done c', 'Error: read-only deployment'])
   })
 
   test('a plugin that fails to start disposes what was booted and rethrows', async () => {

@@ -58,8 +58,8 @@ describe('ScriptedApproval', () => {
     approval.script = { type: 'reject', reason: 'not today' }
     const [no] = await h.execute([call('echo', {}, 'c2')])
     expect(code(ok)).toBe('ok')
-    expect(no).toMatchObject({ isError: true, error: { message: 'Tool "echo" was not approved: not today', info: { code: 'TOOL_DENIED', reason: 'not today' } } })
-    expect(text(no)).toBe('Error: Tool "echo" was not approved: not today')
+    expect(no).toMatchObject({ isError: true, error: { message: 'not today', info: { code: 'TOOL_DENIED', reason: 'not today', toolName: 'echo' } } })
+    expect(text(no)).toBe('Error: not today')
     expect(approval.requests.map((r) => [r.exec.callId, r.reason])).toEqual([
       ['c1', 'writes a file'],
       ['c2', 'writes a file'],

@@ -9,7 +9,8 @@
  * before the batch, at a scheduled moment, or at a given stage of a given call). For every run:
  *
  * - `execute` resolves (never rejects) with one frozen result per call, in call order, each
- *   with its call's id, and failure content is exactly `Error: <message>`;
+ *   with its call's id, and failure content is exactly `Error: <message>` (a block's is its
+ *   feedback, verbatim);
  * - every traced stage ran at most once per call, `tools/result` exactly once per call and in
  *   call order, `finalizeContent` exactly once per call that resolved a tool;
  * - parallel bodies never exceed the pool bound; an exclusive body never overlaps another;
@@ -397,7 +398,9 @@ describe('property: random batches through the native pipeline', () => {
           expect(deepFrozen(r)).toBe(true)
           if (r.isError) {
             expect('value' in r).toBe(false)
-            expect(r.content).toEqual([{ type: 'text', text: `Error: ${r.error.message}` }])
+            // A block's feedback is its content verbatim; every other failure is `Error: <message>`.
+            const blocked = r.error.info?.name === 'PolicyBlocked'
+            expect(r.content).toEqual([{ type: 'text', text: blocked ? r.error.message : `Error: ${r.error.message}` }])
           } else {
             expect(r.value).toEqual({ id: r.callId })
             expect(r.content).toEqual([{ type: 'text', text: `ok ${r.callId}` }])

@@ -48,4 +48,4 @@ await ctx.tools.execute({
     { callId: 'b', name: 'delete_file', arguments: '{"path":"/etc/passwd"}' },
   ],
 })
-// a → ok (approved, content redacted); b → Error: Tool "delete_file" was denied: system files are protected
+// a → ok (approved, content redacted); b → Error: system files are protected

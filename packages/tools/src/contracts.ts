@@ -90,6 +90,11 @@ export interface ToolErrorInfo {
   readonly code: ToolErrorCode | (string & {})
   /** A user-facing reason (for UIs and logs), never shown to the model. */
   readonly reason?: string
+  /**
+   * The tool the failure concerns, set on policy outcomes (denials, approvals, blocks) whose
+   * model-facing message is the policy author's text and so does not name the tool.
+   */
+  readonly toolName?: string
 }
 
 /** A successful, frozen result. `value` is the canonical value (execution-local). */
@@ -102,7 +107,11 @@ export interface ToolSuccess<V extends JsonValue = JsonValue> {
   readonly meta?: ToolResultMeta
 }
 
-/** A failed, frozen result. Model-facing content is exactly `Error: <message>`. */
+/**
+ * A failed, frozen result. Model-facing content is exactly `Error: <message>`, except for a
+ * post-execute block with feedback, whose content is that feedback (see {@link PostDecision}).
+ * `error.message` is at most `MAX_ERROR_MESSAGE_CHARS` (2,000) characters.
+ */
 export interface ToolFailure {
   readonly callId: string
   readonly isError: true
@@ -170,7 +179,10 @@ export interface FinalizeInput {
  * `deferLoading`) to the model.
  */
 export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = JsonValue> {
-  /** Model-facing name: 1–128 chars of `[A-Za-z0-9_.:-]`, starting with a letter or `_`. */
+  /**
+   * Model-facing name: 1–128 Unicode characters (code points) in NFC form, without control or
+   * invisible format characters and without surrounding whitespace (`search`, `搜索工具`, `🔍`).
+   */
   readonly name: string
   readonly description: string
   /** JSON Schema of the arguments object (the projection of the DSL for `defineTool`). */
@@ -184,8 +196,12 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   isConcurrencySafe?(args: Args): boolean
   presentCall?(args: Args): ToolCallPresentation | undefined
   presentResult?(args: Args, result: PresentableResult): ToolResultPresentation | undefined
-  /** The final content transform, run exactly once for every outcome (snapshotted at prepare). */
-  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
+  /**
+   * The final content transform, run exactly once for every outcome (snapshotted at prepare).
+   * Returning `undefined` keeps the content unchanged (an observing finalizer); anything else
+   * that is not content, or a throw, turns the outcome into `TOOL_FAILED`.
+   */
+  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[] | undefined
   /** Installs execution-prepared content in place of `render` (before post-execute). */
   projectContent?(args: Args, value: Value, exec: ToolExecution): readonly ContentBlock[] | undefined
   /** Requests deferred loading on providers that support it; preserved through projection. */
@@ -313,13 +329,22 @@ export interface ToolExecution {
   attachContext(context: ResultContext): void
 }
 
-/** A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). */
+/**
+ * A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). A `deny` reason is the whole
+ * model-facing message, verbatim (`Error: <reason>`; an empty reason falls back to
+ * `Tool "x" was denied`); `info` replaces the default `{ name: 'PolicyDenied', code:
+ * 'TOOL_DENIED', toolName }`. Without an approval service, an `ask` reason is shown the same
+ * way (`Tool "x" needs approval and no approval service is available` without one).
+ */
 export type PolicyDecision =
   | { readonly type: 'allow' }
   | { readonly type: 'deny'; readonly reason: string; readonly info?: ToolErrorInfo }
   | { readonly type: 'ask'; readonly reason?: string }
 
-/** An approval service's answer to an `ask`. */
+/**
+ * An approval service's answer to an `ask`. A rejection's `reason` is the model-facing message
+ * verbatim (`Tool "x" was not approved` without one) and is also kept as `error.info.reason`.
+ */
 export type ApprovalDecision =
   | { readonly type: 'approve' }
   | { readonly type: 'reject'; readonly reason?: string }
@@ -337,8 +362,8 @@ export interface ApprovalRequest {
 }
 
 /**
- * A monotonic synchronous guard: a returned string denies the call (ARCHITECTURE §4.3).
- * `undefined` lets it through.
+ * A monotonic synchronous guard: a returned string denies the call (ARCHITECTURE §4.3) and is
+ * the model-facing message verbatim (empty → `Tool "x" was denied`). `undefined` lets it through.
  */
 export type ToolGuard = (exec: ToolExecution) => string | undefined
 
@@ -354,6 +379,13 @@ export type DraftResult =
 /**
  * A `tools/post-execute` decision: accept (optionally replacing `content` or `value`, never
  * both, and attaching contexts) or block with model-facing feedback.
+ *
+ * A block's `feedback` is content blocks (a string is shorthand for one text block): the
+ * blocked result's content is exactly that feedback, and its `error.message` is derived from
+ * it (text blocks joined with `\n`, any other block as `[<type> content]`). Empty feedback
+ * (`''`, `[]`) gives the library message `Tool "x" result was blocked` as `Error: …` content.
+ * The result has no `value`; `error.info` is `info` or `{ name: 'PolicyBlocked', code:
+ * 'TOOL_BLOCKED', toolName }`.
  */
 export type PostDecision =
   | {
@@ -362,7 +394,7 @@ export type PostDecision =
       readonly value?: JsonValue
       readonly contexts?: readonly ResultContext[]
     }
-  | { readonly type: 'block'; readonly feedback: string; readonly info?: ToolErrorInfo }
+  | { readonly type: 'block'; readonly feedback: string | readonly ContentBlock[]; readonly info?: ToolErrorInfo }
 
 /** One call as the model emitted it. `arguments` is the raw string or a parsed JSON value. */
 export interface RawToolCall {

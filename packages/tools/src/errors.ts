@@ -3,6 +3,7 @@
  * (ARCHITECTURE §4.3: "Every code … with its exact model-facing text").
  */
 import type { ContentBlock, ToolErrorCode, ToolErrorInfo } from './contracts'
+import { escapeInvisible } from './limits'
 
 /**
  * An error a tool body, wrapper or policy throws to choose its code. The pipeline turns it into
@@ -62,10 +63,29 @@ export class NoExecutorError extends Error {
 /** How many names an `UNKNOWN_TOOL` message lists before it summarises the rest. */
 export const UNKNOWN_TOOL_NAME_LIMIT = 40
 
-/** Exact model-facing messages, one builder per code. */
+/**
+ * A name or other model-supplied text quoted for a message: JSON string syntax (controls as
+ * `\n`, `\u0000`, …) with every other invisible character escaped too, so a byte-order mark
+ * or zero-width space in a name reads `\uFEFF` / `\u200B` instead of vanishing.
+ */
+export function quoteText(text: string): string {
+  return escapeInvisible(JSON.stringify(text))
+}
+
+/** Author text when there is some (not empty or only whitespace), else `undefined`. */
+function authored(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === '' ? undefined : text
+}
+
+/**
+ * Exact model-facing messages, one builder per code. Library text names the tool; where a
+ * policy author supplied the text (a deny reason, a guard's verdict, an `ask` reason, an
+ * approver's rejection reason, block feedback) that text is the whole message, verbatim, and
+ * the tool name stays in `error.info.toolName`.
+ */
 export const messages = {
   unknownTool(name: string, available: readonly string[], hint?: string): string {
-    const shown = JSON.stringify(name.length > 200 ? `${name.slice(0, 200)}…` : name)
+    const shown = quoteText(name.length > 200 ? `${name.slice(0, 200)}…` : name)
     if (hint !== undefined) return `Unknown tool ${shown}. ${hint}`
     if (available.length === 0) return `Unknown tool ${shown}. No tools are available.`
     const sorted = [...available].sort()
@@ -77,28 +97,28 @@ export const messages = {
     return `Invalid tool call at position ${index}: ${problem}`
   },
   argumentsTooLarge(tool: string, bytes: number, limit: number): string {
-    return `Invalid arguments for tool "${tool}": the arguments are ${bytes} bytes, over the limit of ${limit} bytes`
+    return `Invalid arguments for tool ${quoteText(tool)}: the arguments are ${bytes} bytes, over the limit of ${limit} bytes`
   },
   argumentsNotJson(tool: string, parseError: string): string {
-    return `Invalid arguments for tool "${tool}": not valid JSON (${parseError})`
+    return `Invalid arguments for tool ${quoteText(tool)}: not valid JSON (${escapeInvisible(parseError)})`
   },
   argumentsTruncated(tool: string, length: number): string {
-    return `Invalid arguments for tool "${tool}": the JSON ends before it is complete (cut off after ${length} characters, likely at the model's output limit); the call was not run`
+    return `Invalid arguments for tool ${quoteText(tool)}: the JSON ends before it is complete (cut off after ${length} characters, likely at the model's output limit); the call was not run`
   },
   argumentsNotObject(tool: string, got: string): string {
-    return `Invalid arguments for tool "${tool}": expected a JSON object, got ${got}`
+    return `Invalid arguments for tool ${quoteText(tool)}: expected a JSON object, got ${got}`
   },
   argumentsNotLossless(tool: string, problem: string): string {
-    return `Invalid arguments for tool "${tool}": ${problem}`
+    return `Invalid arguments for tool ${quoteText(tool)}: ${problem}`
   },
   argumentsInvalid(tool: string, issues: string): string {
-    return `Invalid arguments for tool "${tool}": ${issues}`
+    return `Invalid arguments for tool ${quoteText(tool)}: ${issues}`
   },
   invalidOutput(tool: string, problem: string): string {
-    return `Tool "${tool}" returned an invalid value: ${problem}`
+    return `Tool ${quoteText(tool)} returned an invalid value: ${problem}`
   },
   renderFailed(tool: string, problem: string): string {
-    return `Tool "${tool}" failed to render its result: ${problem}`
+    return `Tool ${quoteText(tool)} failed to render its result: ${problem}`
   },
   abortedBeforeDispatch(): string {
     return 'Tool call was cancelled before it started'
@@ -106,27 +126,34 @@ export const messages = {
   aborted(): string {
     return 'Tool call was cancelled'
   },
+  /** A `deny` decision's or a guard's reason verbatim; `Tool "x" was denied` when it is empty. */
   denied(tool: string, reason: string): string {
-    return `Tool "${tool}" was denied: ${reason}`
+    return authored(reason) ?? `Tool ${quoteText(tool)} was denied`
   },
+  /** The `ask` reason verbatim; without one, library text saying approval was needed. */
   askWithoutApproval(tool: string, reason: string | undefined): string {
-    return `Tool "${tool}" needs approval and no approval service is available${reason === undefined ? '' : ` (${reason})`}`
+    return authored(reason) ?? `Tool ${quoteText(tool)} needs approval and no approval service is available`
   },
+  /** The approver's rejection reason verbatim; `Tool "x" was not approved` without one. */
   approvalRejected(tool: string, reason: string | undefined): string {
-    return `Tool "${tool}" was not approved${reason === undefined ? '' : `: ${reason}`}`
+    return authored(reason) ?? `Tool ${quoteText(tool)} was not approved`
   },
   policyFailed(tool: string, stage: string, problem: string): string {
-    return `Tool "${tool}" could not be checked by policy (${stage}): ${problem}`
+    return `Tool ${quoteText(tool)} could not be checked by policy (${stage}): ${problem}`
   },
-  blocked(tool: string, feedback: string): string {
-    return `Tool "${tool}" result was blocked: ${feedback}`
+  /** The message of a block without feedback (feedback, when given, is the content itself). */
+  blocked(tool: string): string {
+    return `Tool ${quoteText(tool)} result was blocked`
   },
   toolTimeout(ms: number): string {
     return `tool call timed out after ${ms}ms`
   },
 } as const
 
-/** A content array holding exactly `Error: <message>` (seed 000, Model Experience). */
+/**
+ * A content array holding exactly `Error: <message>` (seed 000, Model Experience). Callers
+ * pass a message already capped with `capMessage` so `error.message` and the content agree.
+ */
 export function errorContent(message: string): readonly ContentBlock[] {
   return Object.freeze([Object.freeze({ type: 'text' as const, text: `Error: ${message}` })])
 }

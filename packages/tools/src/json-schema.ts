@@ -24,6 +24,7 @@ import addFormatsImport from 'ajv-formats'
 import type { JsonSchemaNode, JsonValue } from './contracts'
 import { typeLabel } from './errors'
 import { escapePointer } from './json'
+import { capPointer, escapeInvisible } from './limits'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -848,10 +849,26 @@ function mapErrors(errors: readonly ErrorObject[], roots: readonly unknown[], da
   return issues
 }
 
+/** Characters of issue text `formatIssues` lists before it summarises the rest. */
+const ISSUES_TEXT_BUDGET = 1_500
+
 /**
  * Formats issues for a model-facing error message: `pointer: message` joined by `; `, the root
  * pointer shown as `(root)`. Example: `/count: must be integer (got string); /name: is required`.
+ * Pointers longer than `MAX_POINTER_CHARS` keep their start and end around `/…`, invisible
+ * characters are escaped, and once the text passes 1,500 characters the remaining issues are
+ * summarised as `… and N more problems`.
  */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `${issue.pointer === '' ? '(root)' : issue.pointer}: ${issue.message}`).join('; ')
+  let out = ''
+  for (let i = 0; i < issues.length; i++) {
+    const issue = issues[i]!
+    const part = `${issue.pointer === '' ? '(root)' : capPointer(issue.pointer)}: ${escapeInvisible(issue.message)}`
+    if (i > 0 && out.length + part.length > ISSUES_TEXT_BUDGET) {
+      const rest = issues.length - i
+      return `${out}; … and ${rest} more problem${rest === 1 ? '' : 's'}`
+    }
+    out = i === 0 ? part : `${out}; ${part}`
+  }
+  return out
 }

@@ -3,6 +3,7 @@
  * deep-freeze"). A value is accepted only when a JSON round trip would reproduce it exactly.
  */
 import type { JsonValue } from './contracts'
+import { MAX_JSON_DEPTH } from './limits'
 
 /** Why a value is not lossless JSON: a JSON pointer and a description. */
 export interface JsonProblem {
@@ -13,16 +14,28 @@ export interface JsonProblem {
 /** Result of {@link snapshotJson}. */
 export type SnapshotResult = { readonly ok: true; readonly value: JsonValue } | { readonly ok: false; readonly problem: JsonProblem }
 
-const MAX_DEPTH = 512
+/** Options of {@link snapshotJson}. */
+export interface SnapshotOptions {
+  /** `false` for a value fresh from `JSON.parse`: checked and frozen in place. Default `true`. */
+  readonly copy?: boolean
+  /**
+   * Treat `undefined` as `JSON.stringify` does: an object member whose value is `undefined` is
+   * dropped, an `undefined` array element becomes `null`. The root must still be defined.
+   * Used for tool results (a body's `{ email: undefined }` is `{}`), never for arguments.
+   * Default `false` (`undefined` anywhere is a problem).
+   */
+  readonly dropUndefined?: boolean
+}
 
 /**
  * Deep-copies `value` into frozen plain JSON, rejecting what JSON cannot carry losslessly:
- * `undefined`, functions, symbols, BigInt, non-finite numbers, cycles, class instances other
- * than plain objects and arrays, sparse arrays, and nesting deeper than 512 levels.
- * With `copy: false` (a value fresh from `JSON.parse`) it freezes in place after checking.
+ * `undefined` (unless `dropUndefined`), functions, symbols, BigInt, non-finite numbers,
+ * cycles, class instances other than plain objects and arrays, sparse arrays, and nesting
+ * deeper than {@link MAX_JSON_DEPTH} levels. With `copy: false` (a value fresh from
+ * `JSON.parse`) it freezes in place after checking.
  */
-export function snapshotJson(value: unknown, options?: { readonly copy?: boolean }): SnapshotResult {
-  const walker = new Walker(options?.copy !== false)
+export function snapshotJson(value: unknown, options?: SnapshotOptions): SnapshotResult {
+  const walker = new Walker(options?.copy !== false || options?.dropUndefined === true, options?.dropUndefined === true)
   try {
     const result = walker.walk(value)
     if (result === undefined) return { ok: false, problem: walker.problem ?? { pointer: '', message: 'is not JSON' } }
@@ -42,7 +55,10 @@ class Walker {
   readonly keys: (string | number)[] = []
   problem: JsonProblem | undefined
 
-  constructor(readonly copy: boolean) {}
+  constructor(
+    readonly copy: boolean,
+    readonly dropUndefined: boolean,
+  ) {}
 
   fail(message: string, extraKey?: string | number): undefined {
     const keys = extraKey === undefined ? this.keys : [...this.keys, extraKey]
@@ -71,7 +87,7 @@ class Walker {
   walkObject(v: object): JsonValue | undefined {
     const objects = this.objects
     if (objects.includes(v)) return this.fail('is a circular reference')
-    if (objects.length >= MAX_DEPTH) return this.fail(`nests deeper than ${MAX_DEPTH} levels`)
+    if (objects.length >= MAX_JSON_DEPTH) return this.fail(`nests deeper than ${MAX_JSON_DEPTH} levels`)
     const copy = this.copy
     const keys = this.keys
     objects.push(v)
@@ -81,7 +97,8 @@ class Walker {
         for (let i = 0; i < v.length; i++) {
           if (!(i in v)) return this.fail('is a hole in a sparse array', i)
           keys.push(i)
-          const item = this.walk(v[i])
+          const element: unknown = v[i]
+          const item = element === undefined && this.dropUndefined ? null : this.walk(element)
           if (item === undefined) return undefined
           keys.pop()
           if (copy) out[i] = item
@@ -95,8 +112,10 @@ class Walker {
       }
       const out: Record<string, JsonValue> = copy ? {} : (v as Record<string, JsonValue>)
       for (const key of Object.keys(v)) {
+        const member = (v as Record<string, unknown>)[key]
+        if (member === undefined && this.dropUndefined) continue
         keys.push(key)
-        const item = this.walk((v as Record<string, unknown>)[key])
+        const item = this.walk(member)
         if (item === undefined) return undefined
         keys.pop()
         if (copy) {

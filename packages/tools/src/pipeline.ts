@@ -38,12 +38,15 @@ import {
   isAbortLike,
   typeLabel,
   messages,
+  quoteText,
 } from './errors'
 import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
+import { capMessage, capPointer } from './limits'
+import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
 
 export type { Listener } from './chains'
 
@@ -167,6 +170,7 @@ type Draft =
   | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
 
 const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
+const NO_UNSAFE: readonly UnsafeInteger[] = Object.freeze([])
 /** Codes after which a body's output (values, attached contexts) never reaches the model. */
 const CANCELLED: ReadonlySet<string> = new Set(['ABORTED', 'ABORTED_BEFORE_DISPATCH', 'TOOL_TIMEOUT'])
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
@@ -177,11 +181,23 @@ const ACCEPT_PROMISE: Promise<PostDecision> = Promise.resolve(ACCEPT)
 
 function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?: string): Draft {
   const info: ToolErrorInfo = reason === undefined ? { name, code } : { name, code, reason }
-  return { isError: true, failure: { message, info }, content: errorContent(message) }
+  return failFromInfo(message, info)
 }
 
+/** Every failure message is capped here (`MAX_ERROR_MESSAGE_CHARS`), so `error.message` and the content agree. */
 function failFromInfo(message: string, info: ToolErrorInfo): Draft {
-  return { isError: true, failure: { message, info }, content: errorContent(message) }
+  const capped = capMessage(message)
+  return { isError: true, failure: { message: capped, info }, content: errorContent(capped) }
+}
+
+/**
+ * A policy outcome (denial, unanswered ask, rejected approval): `message` may be the author's
+ * text, so the tool's name travels in `info.toolName`. An author-supplied `info` wins, with
+ * `toolName` added when it has none.
+ */
+function policyOutcome(tool: string, message: string, name: string, reason?: string, info?: ToolErrorInfo): Draft {
+  if (info !== undefined) return failFromInfo(message, info.toolName === undefined ? { ...info, toolName: tool } : info)
+  return failFromInfo(message, reason === undefined ? { name, code: 'TOOL_DENIED', toolName: tool } : { name, code: 'TOOL_DENIED', reason, toolName: tool })
 }
 
 /** The cancellation drafts: identical for every call, so shared (drafts are never mutated). */
@@ -193,9 +209,9 @@ function policyError(code: 'TOOL_DENIED' | 'TOOL_BLOCKED', tool: string, stage: 
   return fail(code, messages.policyFailed(tool, stage, problem), 'PolicyError')
 }
 
-/** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root). */
+/** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root; long pointers elided). */
 function describeProblem(problem: JsonProblem): string {
-  return `${problem.pointer || '(root)'} ${problem.message}`
+  return `${problem.pointer === '' ? '(root)' : capPointer(problem.pointer)} ${problem.message}`
 }
 
 /** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
@@ -250,13 +266,17 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   // Parse.
   let args: unknown
   let parsed = false
-  const raw = call.arguments
-  if (typeof raw === 'string') {
+  let unsafe: readonly UnsafeInteger[] = NO_UNSAFE
+  if (typeof call.arguments === 'string') {
     const limit = run.host.config.maxArgumentBytes
-    if (raw.length > limit || (raw.length * 3 > limit && Buffer.byteLength(raw) > limit)) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(raw), limit))
+    const given = call.arguments
+    if (given.length > limit || (given.length * 3 > limit && Buffer.byteLength(given) > limit)) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(given), limit))
       return state
     }
+    // A byte-order mark or zero-width space around the JSON is tolerated and noted (meta.repairs).
+    const { text: raw, notes } = stripInvisibleEdges(given)
+    if (notes.length > 0) state.repairs = notes
     if (raw.trim() === '') args = EMPTY_OBJECT
     else {
       try {
@@ -267,8 +287,11 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
         state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(name, raw.length) : messages.argumentsNotJson(name, problem))
         return state
       }
+      // Integers JSON.parse rounded: their exact digits go in as strings; validation decides.
+      unsafe = findUnsafeIntegers(raw)
+      if (unsafe.length > 0) substituteDigits(args as JsonValue, unsafe)
     }
-  } else args = raw
+  } else args = call.arguments
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(name, typeLabel(args)))
     return state
@@ -301,15 +324,19 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
               return state
             }
             args = snap.value
-            state.repairs = repaired.repairs
+            state.repairs = state.repairs === undefined ? repaired.repairs : [...state.repairs, ...repaired.repairs]
           }
         }
       }
       if (issues.length > 0) {
-        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(issues)))
+        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(unsafe.length === 0 ? issues : withUnsafeIntegers(issues, unsafe))))
         return state
       }
     }
+  } else if (unsafe.length > 0) {
+    // No schema to say a string is welcome there: never pass a rounded or retyped number.
+    state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(withUnsafeIntegers([], unsafe, true))))
+    return state
   }
 
   if (run.signal.aborted) {
@@ -369,7 +396,7 @@ function decide(state: CallState, run: RunContext, raw: unknown): void | Promise
   }
   const decision = raw
   if (decision.type === 'deny') {
-    state.draft = decision.info === undefined ? fail('TOOL_DENIED', messages.denied(name, decision.reason), 'PolicyDenied') : failFromInfo(messages.denied(name, decision.reason), decision.info)
+    state.draft = policyOutcome(name, messages.denied(name, decision.reason), 'PolicyDenied', undefined, decision.info)
     return
   }
   if (run.signal.aborted) {
@@ -386,7 +413,7 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   const name = exec.name
   const approval = run.hooks.approval
   if (approval === undefined) {
-    state.draft = fail('TOOL_DENIED', messages.askWithoutApproval(name, reason), 'PolicyDenied')
+    state.draft = policyOutcome(name, messages.askWithoutApproval(name, reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
     return
   }
   try {
@@ -394,7 +421,7 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
     // A rejection is a denial and stays more specific than a concurrent abort.
     if (answer?.type !== 'approve') {
       const rejection = answer?.type === 'reject' ? answer.reason : undefined
-      state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
+      state.draft = policyOutcome(name, messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
       return
     }
     if (run.signal.aborted) {
@@ -423,7 +450,7 @@ function guard(state: CallState, run: RunContext): void {
     }
     if (verdict === undefined) continue
     if (typeof verdict === 'string') {
-      state.draft = fail('TOOL_DENIED', messages.denied(name, verdict), 'GuardDenied')
+      state.draft = policyOutcome(name, messages.denied(name, verdict), 'GuardDenied')
       return
     }
     // Guards are synchronous: anything else (a promise from an async guard) fails closed.
@@ -481,6 +508,9 @@ function shallowCopy<T extends object>(value: T): T {
   return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
+/** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
+const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
+
 const unconstrained = new WeakMap<object, boolean>()
 
 /** Whether an output schema admits any JSON value (then output validation is skipped); cached per schema object. */
@@ -495,16 +525,29 @@ function isUnconstrained(schema: unknown): boolean {
   return known
 }
 
-/** Validates, freezes and renders a canonical value. Returns a success or failure draft. */
+/**
+ * Validates, freezes and renders a canonical value. Returns a success or failure draft.
+ * Results follow JSON: an `undefined` object member is dropped, an `undefined` array element is
+ * `null`, and a root `undefined` (a body that returned nothing) is `null` when the output
+ * schema admits `null` — the work happened, so it is a success (rendered as the tool renders
+ * `null`; the default raw rendering shows `(no output)`).
+ */
 function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
   const definition = exec.definition
   const name = definition.name
-  const snap = snapshotJson(value)
-  if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
-  const frozen = snap.value
-  if (!isUnconstrained(definition.output.schema)) {
-    const issues = getValidator(definition.output.schema)(frozen)
-    if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+  const constrained = !isUnconstrained(definition.output.schema)
+  let frozen: JsonValue
+  if (value === undefined) {
+    if (constrained && getValidator(definition.output.schema)(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
+    frozen = null
+  } else {
+    const snap = snapshotJson(value, { dropUndefined: true })
+    if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+    frozen = snap.value
+    if (constrained) {
+      const issues = getValidator(definition.output.schema)(frozen)
+      if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+    }
   }
   let content: unknown
   try {
@@ -653,7 +696,24 @@ function toDraftResult(draft: Draft): DraftResult {
 function isPostDecision(value: unknown): value is PostDecision {
   if (value === null || typeof value !== 'object') return false
   const d = value as { type?: unknown; feedback?: unknown }
-  return d.type === 'accept' || (d.type === 'block' && typeof d.feedback === 'string')
+  return d.type === 'accept' || (d.type === 'block' && (typeof d.feedback === 'string' || isContent(d.feedback)))
+}
+
+/** The message of block feedback: text blocks joined with `\n`, any other block as `[<type> content]`. */
+function feedbackMessage(feedback: readonly ContentBlock[]): string {
+  return feedback.map((block) => (block.type === 'text' ? block.text : `[${block.type} content]`)).join('\n')
+}
+
+/**
+ * A block: the feedback is the content, verbatim (a string is one text block); empty feedback
+ * gives the library message as `Error: …` content. See `PostDecision`.
+ */
+function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined): Draft {
+  const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
+  const withTool: ToolErrorInfo = info === undefined ? { name: 'PolicyBlocked', code: 'TOOL_BLOCKED', toolName: tool } : info.toolName === undefined ? { ...info, toolName: tool } : info
+  const message = feedbackMessage(blocks)
+  if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
+  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(blocks) }
 }
 
 /**
@@ -688,12 +748,12 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
   const draft = state.draft!
   const name = exec.name
   if (!isPostDecision(raw)) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block`)))
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)))
     return
   }
   const decision = raw
   if (decision.type === 'block') {
-    state.draft = decision.info === undefined ? fail('TOOL_BLOCKED', messages.blocked(name, decision.feedback), 'PolicyBlocked') : failFromInfo(messages.blocked(name, decision.feedback), decision.info)
+    state.draft = blockDraft(name, decision.feedback, decision.info)
     return
   }
   const { content, value, contexts } = decision
@@ -733,9 +793,12 @@ export function finalize(state: CallState): ToolResult {
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {
     try {
-      const content = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
-      if (!isContent(content)) throw new TypeError('finalizeContent must return an array of text or image blocks')
-      draft = { ...draft, content: freezeContent(content) }
+      const content: unknown = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
+      // `undefined` keeps the content: a finalizer may observe without transforming.
+      if (content !== undefined) {
+        if (!isContent(content)) throw new TypeError(`finalizeContent must return an array of text or image blocks, or undefined to keep the content (got ${describeValue(content)})`)
+        draft = { ...draft, content: freezeContent(content) }
+      }
     } catch (error) {
       draft = fail('TOOL_FAILED', messages.renderFailed(state.call.name, `finalizeContent threw: ${describeThrown(error)}`))
     }
@@ -812,7 +875,7 @@ export function appendLog(log: SessionLog, host: PipelineHost, event: Parameters
 }
 
 function defectMessage(name: string, error: unknown): string {
-  return `Tool "${name}" failed inside the pipeline: ${describeThrown(error)}`
+  return capMessage(`Tool ${quoteText(name)} failed inside the pipeline: ${describeThrown(error)}`)
 }
 
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */

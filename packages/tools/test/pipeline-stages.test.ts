@@ -99,8 +99,8 @@ describe('stage order and once-per-call', () => {
     expect(trace).toEqual(['post:c1:error', 'finalize:c1', 'result:c1'])
     expect(r).toMatchObject({
       isError: true,
-      error: { message: 'Tool "work" was denied: read-only session', info: { name: 'PolicyDenied', code: 'TOOL_DENIED' } },
-      content: [{ type: 'text', text: 'Error: Tool "work" was denied: read-only session' }],
+      error: { message: 'read-only session', info: { name: 'PolicyDenied', code: 'TOOL_DENIED', toolName: 'work' } },
+      content: [{ type: 'text', text: 'Error: read-only session' }],
     })
   })
 
@@ -192,7 +192,7 @@ describe('exact results for each code', () => {
       work(h)
       h.ctx.on('tools/pre-execute', () => ({ type: 'ask', reason: 'writes files' }))
     }, '{}')
-    expect(r.isError && r.error).toEqual({ message: 'Tool "work" needs approval and no approval service is available (writes files)', info: { name: 'PolicyDenied', code: 'TOOL_DENIED' } })
+    expect(r.isError && r.error).toEqual({ message: 'writes files', info: { name: 'PolicyDenied', code: 'TOOL_DENIED', reason: 'no approval service is available', toolName: 'work' } })
   })
 
   test('ask with an approval service: approve runs, reject denies with the user-facing reason in info only', async () => {
@@ -203,7 +203,7 @@ describe('exact results for each code', () => {
       h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
     }, '{}')
     expect(approval.requests.map((q) => q.exec.callId)).toEqual(['c1'])
-    expect(r.isError && r.error).toEqual({ message: 'Tool "work" was not approved: user said no', info: { name: 'ApprovalRejected', code: 'TOOL_DENIED', reason: 'user said no' } })
+    expect(r.isError && r.error).toEqual({ message: 'user said no', info: { name: 'ApprovalRejected', code: 'TOOL_DENIED', reason: 'user said no', toolName: 'work' } })
     approval.script = { type: 'approve' }
     const ok = await one((h) => {
       work(h)
@@ -218,8 +218,8 @@ describe('exact results for each code', () => {
       work(h)
       h.ctx.on('tools/pre-execute', () => ({ type: 'deny', reason: 'outside the workspace', info: { name: 'SandboxDenied', code: 'SANDBOX', reason: 'path /etc is outside /work' } }))
     }, '{}')
-    expect(r.content).toEqual([{ type: 'text', text: 'Error: Tool "work" was denied: outside the workspace' }])
-    expect(r.isError && r.error.info).toEqual({ name: 'SandboxDenied', code: 'SANDBOX', reason: 'path /etc is outside /work' })
+    expect(r.content).toEqual([{ type: 'text', text: 'Error: outside the workspace' }])
+    expect(r.isError && r.error.info).toEqual({ name: 'SandboxDenied', code: 'SANDBOX', reason: 'path /etc is outside /work', toolName: 'work' })
   })
 
   test('a throwing pre-execute listener fails closed; a malformed decision too', async () => {
@@ -271,8 +271,8 @@ describe('exact results for each code', () => {
     expect(blocked).toEqual({
       callId: 'c1',
       isError: true,
-      error: { message: 'Tool "work" result was blocked: contains a secret', info: { name: 'PolicyBlocked', code: 'TOOL_BLOCKED' } },
-      content: [{ type: 'text', text: 'Error: Tool "work" result was blocked: contains a secret' }],
+      error: { message: 'contains a secret', info: { name: 'PolicyBlocked', code: 'TOOL_BLOCKED', toolName: 'work' } },
+      content: [{ type: 'text', text: 'contains a secret' }],
       meta: { toolName: 'work' },
     })
     expect('value' in blocked).toBe(false)

@@ -353,7 +353,7 @@ describe('defineRawTool', () => {
   })
 
   test('renderJsonValue', () => {
-    expect(renderJsonValue(null)).toEqual([{ type: 'text', text: 'null' }])
+    expect(renderJsonValue(null)).toEqual([{ type: 'text', text: '(no output)' }])
     expect(renderJsonValue('')).toEqual([{ type: 'text', text: '' }])
   })
 })

@@ -131,7 +131,7 @@ describe('guards', () => {
     h.ctx.tools.guard((exec) => (exec.name === 'rm' ? 'destructive tools are disabled' : undefined))
     h.ctx.on('tools/pre-execute', () => ({ type: 'allow' }), { prepend: true })
     const [r] = await h.execute([call('rm', {}, 'c1')])
-    expect(r!.isError && r!.error).toEqual({ message: 'Tool "rm" was denied: destructive tools are disabled', info: { name: 'GuardDenied', code: 'TOOL_DENIED' } })
+    expect(r!.isError && r!.error).toEqual({ message: 'destructive tools are disabled', info: { name: 'GuardDenied', code: 'TOOL_DENIED', toolName: 'rm' } })
   })
 
   test('guards and listeners are scope-filtered: an agent listener sees its own calls only', async () => {
