@@ -35,6 +35,10 @@ export interface SnapshotOptions {
  * `JSON.parse`) it freezes in place after checking.
  */
 export function snapshotJson(value: unknown, options?: SnapshotOptions): SnapshotResult {
+  // A value fresh from JSON.parse is a tree of plain objects and arrays: only non-finite numbers
+  // (`1e400`) and depth can be wrong, so it is frozen in one lean pass; a problem found there is
+  // described by the full walk below, which names its pointer.
+  if (options?.copy === false && options.dropUndefined !== true && freezeParsed(value, 0)) return { ok: true, value: value as JsonValue }
   const walker = new Walker(options?.copy !== false || options?.dropUndefined === true, options?.dropUndefined === true)
   try {
     const result = walker.walk(value)
@@ -44,6 +48,20 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
     // A throwing getter or proxy trap.
     return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
   }
+}
+
+/** Freezes a `JSON.parse` result in place; `false` at a non-finite number or past the depth limit. */
+function freezeParsed(v: unknown, depth: number): boolean {
+  if (typeof v === 'number') return Number.isFinite(v)
+  if (v === null || typeof v !== 'object') return true
+  if (depth >= MAX_JSON_DEPTH) return false
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!freezeParsed(v[i], depth + 1)) return false
+  } else {
+    for (const key in v) if (!freezeParsed((v as Record<string, unknown>)[key], depth + 1)) return false
+  }
+  Object.freeze(v)
+  return true
 }
 
 /**

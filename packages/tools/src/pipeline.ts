@@ -275,9 +275,14 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
       return state
     }
     // A byte-order mark or zero-width space around the JSON is tolerated and noted (meta.repairs).
-    const { text: raw, notes } = stripInvisibleEdges(given)
-    if (notes.length > 0) state.repairs = notes
-    if (raw.trim() === '') args = EMPTY_OBJECT
+    let raw = given
+    // The common text starts with `{` and ends with `}`: nothing to strip, nothing blank.
+    if (given.charCodeAt(0) !== 0x7b || given.charCodeAt(given.length - 1) !== 0x7d) {
+      const stripped = stripInvisibleEdges(given)
+      raw = stripped.text
+      if (stripped.notes.length > 0) state.repairs = stripped.notes
+    }
+    if (raw.charCodeAt(0) !== 0x7b && raw.trim() === '') args = EMPTY_OBJECT
     else {
       try {
         args = JSON.parse(raw)
