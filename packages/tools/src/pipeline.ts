@@ -45,6 +45,7 @@ import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { capMessage, capPointer } from './limits'
+import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
 
 /** A listener as stored by cordis, with the context it was registered on. */
@@ -78,6 +79,8 @@ export interface PipelineConfig {
   readonly repair: RepairModes
   /** Model-facing content caps applied to rendered results (bug case B18). */
   readonly contentLimits: ContentLimits
+  /** Whether input schemas that say nothing about extra keys are closed at registration. */
+  readonly unknownKeys: UnknownKeysMode
 }
 
 /** The per-runner context every stage sees. */
