@@ -97,14 +97,19 @@ function fold(key: string): string {
   return key.toLowerCase().replace(/[_\-.\s]/g, '')
 }
 
+/** Edit distance counting an adjacent transposition (`rnu` → `run`) as one edit (optimal string alignment). */
 function editDistance(a: string, b: string): number {
   if (a === b) return 0
+  let before: number[] = []
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
   for (let i = 1; i <= a.length; i++) {
     const current = [i]
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1)
+      current[j] = d
     }
+    before = previous
     previous = current
   }
   return previous[b.length]!
