@@ -46,6 +46,7 @@ import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
 import { capMessage, capPointer } from './limits'
+import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
 
 export type { Listener } from './chains'
@@ -78,6 +79,8 @@ export interface PipelineConfig {
   readonly repair: RepairModes
   /** Model-facing content caps applied to rendered results (bug case B18). */
   readonly contentLimits: ContentLimits
+  /** Whether input schemas that say nothing about extra keys are closed at registration. */
+  readonly unknownKeys: UnknownKeysMode
 }
 
 /** The per-runner context every stage sees. */
