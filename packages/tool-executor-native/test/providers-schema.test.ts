@@ -294,7 +294,7 @@ describe('Gemini subset', () => {
     })
     expect(parameters).toEqual({
       type: 'object',
-      properties: { n: { type: 'integer', minimum: 0 }, url: { type: 'string' }, at: { type: 'string', format: 'date-time', example: '2024-01-01T00:00:00Z' } },
+      properties: { n: { type: 'integer', minimum: 1 }, url: { type: 'string' }, at: { type: 'string', format: 'date-time', example: '2024-01-01T00:00:00Z' } },
     })
     expect(brief(warnings)).toEqual([
       'KEYWORD_DROPPED /parameters/$schema',
