@@ -4,10 +4,15 @@
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 
-/** A response content block (`text`, `tool_use`; others such as `thinking` are skipped). */
+/** A response content block (`text`, `tool_use`, `thinking`, `redacted_thinking`; others are skipped). */
 export interface AnthropicContentBlockWire {
   readonly type: string
   readonly text?: string
+  /** `thinking` blocks: the thinking text and the signature to send back. */
+  readonly thinking?: string
+  readonly signature?: string
+  /** `redacted_thinking` blocks: the encrypted thinking to send back. */
+  readonly data?: string
   readonly id?: string
   readonly name?: string
   readonly input?: JsonValue
@@ -28,6 +33,8 @@ export interface AnthropicStreamEventWire {
     readonly type?: string
     readonly text?: string
     readonly partial_json?: string
+    readonly thinking?: string
+    readonly signature?: string
     readonly stop_reason?: string | null
   }
   readonly message?: { readonly stop_reason?: string | null; readonly content?: readonly AnthropicContentBlockWire[] }

@@ -8,6 +8,8 @@ import type { JsonValue } from '@deepseek-ai/dsh-tools'
 export interface GeminiPartWire {
   readonly text?: string
   readonly thought?: boolean
+  /** An opaque signature of the model's thinking, to send back on the same part. */
+  readonly thoughtSignature?: string
   readonly functionCall?: { readonly id?: string; readonly name?: string; readonly args?: JsonValue }
 }
 
