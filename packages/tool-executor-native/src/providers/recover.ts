@@ -92,12 +92,12 @@ export function recoverTextCalls(text: string): TextRecovery {
     prose += text.slice(at, start)
     at = end
   }
-  prose += text.slice(at)
+  prose = stripHarmonyTokens(prose + text.slice(at))
   for (const leak of detectLeakedMarkup(prose)) {
     const family = leak.marker === 'dsml' || leak.marker === 'hermes' || leak.marker === 'harmony'
     errors.push({
       marker: leak.marker,
-      offset: originalOffset(spans, leak.offset),
+      offset: spans.length === 0 ? leak.offset : originalOffset(spans, leak.offset),
       message: family
         ? `unclosed or stray ${leak.marker} markup near ${JSON.stringify(leak.excerpt)}`
         : `${leak.marker} tool-call markup near ${JSON.stringify(leak.excerpt)} is not parsed from text`,
@@ -105,7 +105,7 @@ export function recoverTextCalls(text: string): TextRecovery {
   }
   calls.sort((a, b) => a.offset - b.offset)
   errors.sort((a, b) => a.offset - b.offset)
-  return { calls, errors, prose: stripHarmonyTokens(prose).trim() }
+  return { calls, errors, prose: prose.trim() }
 }
 
 /** The offset in the original text of an offset in the text with `spans` removed. */
