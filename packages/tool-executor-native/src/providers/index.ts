@@ -87,14 +87,15 @@ export { type OpenAIResponsesOutputPart, type OpenAIResponsesFunctionCallOutput,
 export {
   type OpenAIResponsesAssistantMessageInput,
   type OpenAIResponsesFunctionCallInput,
+  type OpenAIResponsesReasoningInput,
   type OpenAIResponsesAssistantItem,
   toOpenAIResponsesAssistantItems,
 } from './openai-responses/assistant'
 
-export { type AnthropicTool, toAnthropicTools } from './anthropic/declare'
+export { type AnthropicTool, type AnthropicInputSchema, toAnthropicTools } from './anthropic/declare'
 export type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEventWire } from './anthropic/wire'
 export { anthropicFinish, parseAnthropicMessage, AnthropicStreamAccumulator, parseAnthropicStream } from './anthropic/parse'
-export { type AnthropicToolResultContent, type AnthropicToolResultBlock, type AnthropicToolResultMessage, toAnthropicToolResultMessage } from './anthropic/results'
+export { type AnthropicToolResultContent, type AnthropicImageMediaType, type AnthropicToolResultBlock, type AnthropicToolResultMessage, toAnthropicToolResultMessage } from './anthropic/results'
 export { type AnthropicAssistantBlock, type AnthropicAssistantMessage, toAnthropicAssistantMessage } from './anthropic/assistant'
 
 export { type GeminiFunctionDeclaration, toGeminiTools } from './gemini/declare'

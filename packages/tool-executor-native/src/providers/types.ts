@@ -100,7 +100,8 @@ export const MAX_INLINED_NODES = 20_000
  * what is sent to the provider.
  */
 export interface Declarations<T> {
-  readonly tools: readonly T[]
+  /** Frozen at run time; typed as a plain array so it can be passed to an SDK's `tools` field as is. */
+  readonly tools: T[]
   readonly nameMap: NameMap
   readonly warnings: readonly ConversionWarning[]
   readonly errors: readonly ConversionError[]

@@ -13,18 +13,18 @@ export type AnthropicAssistantBlock =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'thinking'; readonly thinking: string; readonly signature: string }
   | { readonly type: 'tool_use'; readonly id: string; readonly name: string; readonly input: JsonObject }
-  | JsonObject
+  | { readonly type: 'redacted_thinking'; readonly data: string }
 
 /** The rebuilt assistant message. */
 export interface AnthropicAssistantMessage {
   readonly role: 'assistant'
-  readonly content: readonly AnthropicAssistantBlock[]
+  readonly content: AnthropicAssistantBlock[]
 }
 
 /**
  * Rebuilds the assistant message of `parsed` in block order: `thinking` blocks with their
  * signature (a thinking block without one cannot be sent back and is left out),
- * `redacted_thinking` verbatim, text blocks, and one `tool_use` per call with the batch's id
+ * `redacted_thinking` with its data, text blocks, and one `tool_use` per call with the batch's id
  * (minted or de-duplicated, so `toAnthropicToolResultMessage` pairs 1:1). `input` is the object
  * the model sent; streamed argument text is decoded, and text that is not a complete JSON
  * object (a cut call) becomes `{}`.
@@ -34,7 +34,7 @@ export function toAnthropicAssistantMessage(parsed: ParsedToolCalls): AnthropicA
   for (const part of parsed.turn) {
     if (part.type === 'text' && part.text !== '') content.push({ type: 'text', text: part.text })
     else if (part.type === 'reasoning' && part.signature !== undefined) content.push({ type: 'thinking', thinking: part.text, signature: part.signature })
-    else if (part.type === 'opaque') content.push(part.item)
+    else if (part.type === 'opaque' && typeof part.item.data === 'string') content.push({ type: 'redacted_thinking', data: part.item.data })
     else if (part.type === 'call') content.push({ type: 'tool_use', id: part.callId, name: part.wireName, input: argumentsObject(part.arguments) })
   }
   return { role: 'assistant', content }

@@ -46,7 +46,7 @@ export function parseAnthropicMessage(message: AnthropicMessageWire, options: Pa
     if (part?.type === 'reasoning') reasoning += part.text
     if (part) parts.push(part)
     if (block?.type !== 'tool_use') return
-    const args = block.input === undefined ? {} : block.input
+    const args = (block.input === undefined ? {} : block.input) as JsonValue
     parts.push({ type: 'call', index: calls.length })
     calls.push({ ...identify(block, `/content/${i}`, issues), arguments: args, lastAtLimit: i === content.length - 1 })
   })
@@ -179,7 +179,7 @@ export class AnthropicStreamAccumulator {
       if (block.type === 'redacted_thinking') parts.push({ type: 'opaque', item: { ...(block as unknown as JsonObject) } })
       if (block.type !== 'tool_use') continue
       const joined = entry.parts.join('')
-      const args: string | JsonValue = joined === '' ? (block.input ?? {}) : joined
+      const args: string | JsonValue = joined === '' ? ((block.input ?? {}) as JsonValue) : joined
       parts.push({ type: 'call', index: calls.length })
       calls.push({ ...identify(block, `/content/${index}`, issues), arguments: args, lastAtLimit: index === last })
     }

@@ -2,7 +2,6 @@
  * The parts of the Anthropic Messages API the parsers read: response content blocks and
  * streaming events. Source: Anthropic API reference, "Messages" and "Streaming messages".
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 
 /** A response content block (`text`, `tool_use`, `thinking`, `redacted_thinking`; others are skipped). */
 export interface AnthropicContentBlockWire {
@@ -15,7 +14,8 @@ export interface AnthropicContentBlockWire {
   readonly data?: string
   readonly id?: string
   readonly name?: string
-  readonly input?: JsonValue
+  /** The tool input object (typed `unknown` like the SDK's; it is JSON from the wire). */
+  readonly input?: unknown
 }
 
 /** A complete (non-streamed) message. */

@@ -16,7 +16,7 @@ export type GeminiModelPart =
 /** The rebuilt model content. */
 export interface GeminiModelContent {
   readonly role: 'model'
-  readonly parts: readonly GeminiModelPart[]
+  readonly parts: GeminiModelPart[]
 }
 
 /**

@@ -94,7 +94,7 @@ export class GeminiStreamAccumulator {
       const call = part?.functionCall
       if (!call || typeof call !== 'object') return
       if (typeof call.name !== 'string' || call.name === '') issues.push({ pointer: `/parts/${i}/functionCall/name`, message: 'missing function name' })
-      const args: JsonValue = call.args === undefined || call.args === null ? {} : call.args
+      const args = (call.args === undefined || call.args === null ? {} : call.args) as JsonValue
       parts.push({ type: 'call', index: calls.length })
       calls.push({ id: call.id, idPointer: `/parts/${i}/functionCall/id`, wireName: typeof call.name === 'string' ? call.name : '', arguments: args, ...(signature ? { signature } : {}) })
     })

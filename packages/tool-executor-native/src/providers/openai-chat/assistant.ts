@@ -20,7 +20,7 @@ export interface OpenAIChatAssistantToolCall {
 export interface OpenAIChatAssistantMessage {
   readonly role: 'assistant'
   readonly content: string | null
-  readonly tool_calls?: readonly OpenAIChatAssistantToolCall[]
+  readonly tool_calls?: OpenAIChatAssistantToolCall[]
   readonly reasoning_content?: string
 }
 

@@ -24,21 +24,39 @@ export interface OpenAIResponsesFunctionCallInput {
   readonly id?: string
 }
 
-/** One item of the rebuilt turn: a message, a function call, or a `reasoning` item kept verbatim. */
-export type OpenAIResponsesAssistantItem = OpenAIResponsesAssistantMessageInput | OpenAIResponsesFunctionCallInput | JsonObject
+/** A `reasoning` item sent back: its id, summary and (when it was requested) `encrypted_content`. */
+export interface OpenAIResponsesReasoningInput {
+  readonly type: 'reasoning'
+  readonly id: string
+  readonly summary: { readonly type: 'summary_text'; readonly text: string }[]
+  readonly encrypted_content?: string
+}
+
+/** One item of the rebuilt turn. */
+export type OpenAIResponsesAssistantItem = OpenAIResponsesAssistantMessageInput | OpenAIResponsesFunctionCallInput | OpenAIResponsesReasoningInput
 
 /**
- * Rebuilds the turn of `parsed` as input items in output order: `reasoning` items verbatim
- * (with `encrypted_content` when it was requested), text as an assistant message, and one
+ * Rebuilds the turn of `parsed` as input items in output order: `reasoning` items (id,
+ * summary, and `encrypted_content` when it was requested), text as an assistant message, and one
  * `function_call` per call with the batch's `call_id` (minted or de-duplicated ids included,
  * so `toOpenAIResponsesOutputs` pairs 1:1).
  */
 export function toOpenAIResponsesAssistantItems(parsed: ParsedToolCalls): OpenAIResponsesAssistantItem[] {
   return parsed.turn.map((part): OpenAIResponsesAssistantItem => {
-    if (part.type === 'opaque') return part.item
+    if (part.type === 'opaque') return reasoningInput(part.item)
     if (part.type === 'call') {
       return { type: 'function_call', call_id: part.callId, name: part.wireName, arguments: argumentsText(part.arguments), ...(part.itemId !== undefined ? { id: part.itemId } : {}) }
     }
     return { type: 'message', role: 'assistant', content: part.text }
   }).filter((item) => !(item.type === 'message' && item.content === ''))
+}
+
+function reasoningInput(item: JsonObject): OpenAIResponsesReasoningInput {
+  const summary = Array.isArray(item.summary) ? item.summary : []
+  return {
+    type: 'reasoning',
+    id: typeof item.id === 'string' ? item.id : '',
+    summary: summary.flatMap((s) => (typeof s === 'object' && s !== null && !Array.isArray(s) && typeof s.text === 'string' ? [{ type: 'summary_text' as const, text: s.text }] : [])),
+    ...(typeof item.encrypted_content === 'string' ? { encrypted_content: item.encrypted_content } : {}),
+  }
 }
