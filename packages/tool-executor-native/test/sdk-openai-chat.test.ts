@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import OpenAI from 'openai'
+import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import {
   OpenAIChatStreamAccumulator,
@@ -21,7 +22,7 @@ import { recorded, texts, toolContext, withReplay } from './sdk-helpers'
 const MODEL = 'gpt-4.1'
 const USER: ChatCompletionMessageParam = { role: 'user', content: 'Weather in Oslo and Lima, and the time in Oslo?' }
 const FINAL = { id: 'chatcmpl-final', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Done.' } }] }
-const chunk = (delta: object, finish: string | null = null) => ({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })
+const chunk = (delta: JsonObject, finish: string | null = null): JsonObject => ({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })
 
 let tools: Awaited<ReturnType<typeof toolContext>>
 beforeEach(async () => {
