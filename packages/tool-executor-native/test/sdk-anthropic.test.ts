@@ -69,7 +69,7 @@ describe('@anthropic-ai/sdk client, Messages', () => {
   })
 
   test('a stream with a signed thinking block and a tool_use (E08 shape): the thinking goes back with its signature', async () => {
-    const events = [
+    const events: JsonObject[] = [
       { type: 'message_start', message: message([], null as unknown as string) },
       { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
       { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'Need the weather.' } },

@@ -56,7 +56,7 @@ describe('openai client, Responses API', () => {
   })
 
   test('a stream with two parallel calls and text: events assemble, the turn keeps output order', async () => {
-    const events = [
+    const events: JsonObject[] = [
       { type: 'response.created', sequence_number: 0, response: response([], 'in_progress') },
       { type: 'response.output_item.added', sequence_number: 1, output_index: 0, item: { type: 'message', id: 'msg_1', role: 'assistant', status: 'in_progress', content: [] } },
       { type: 'response.output_text.delta', sequence_number: 2, output_index: 0, item_id: 'msg_1', content_index: 0, delta: 'Checking ', logprobs: [] },
