@@ -100,7 +100,10 @@ export const MAX_INLINED_NODES = 20_000
  * what is sent to the provider.
  */
 export interface Declarations<T> {
-  /** Frozen at run time; typed as a plain array so it can be passed to an SDK's `tools` field as is. */
+  /**
+   * Fresh plain objects, not frozen, so they can be passed to an SDK's `tools` field as they are
+   * (`@google/genai` rewrites declaration schemas in place). Each call builds new ones.
+   */
   readonly tools: T[]
   readonly nameMap: NameMap
   readonly warnings: readonly ConversionWarning[]
