@@ -180,11 +180,12 @@ describe('OpenAI Chat Completions', () => {
     expect(JSON.parse('{"query": "todo", "limit": 10}')).toEqual(e.expected.lenient)
   })
 
-  test('E19: DSML tool-call markup in content without tool_calls is reported, not a final answer', () => {
+  test('E19: DSML tool-call markup in content without tool_calls is recovered into the call the example lists, not a final answer', () => {
     const e = example('E19')
     const parsed = parseOpenAIChatCompletion(e.payload, { provider: 'deepseek' })
-    expect(parsed.status).toBe('complete')
-    expect(parsed.calls).toEqual([])
+    expect(parsed.status).toBe('recovered')
+    expect(parsed.calls.map(({ name, arguments: args }) => ({ name, arguments: args }))).toEqual(e.expected.parsed_if_supported)
+    expect(parsed.calls.map((c) => c.callId)).toEqual(['text_call_0'])
     expect(parsed.finish).toEqual({ kind: 'stop', raw: 'stop' })
     expect(parsed.leakedMarkup).toEqual([{ marker: 'dsml', offset: 0, excerpt: e.payload.choices[0].message.content.slice(0, 80) }])
     // the marker variants the note names: ASCII | and U+2016
@@ -192,9 +193,8 @@ describe('OpenAI Chat Completions', () => {
       const content = (e.payload.choices[0].message.content as string).replaceAll('\uFF5C', bar)
       const variant = parseOpenAIChatMessage({ role: 'assistant', content, tool_calls: null }, 'stop')
       expect(variant.leakedMarkup.map((m) => m.marker)).toEqual(['dsml'])
+      expect(variant.status === 'recovered' && variant.calls.map((c) => [c.name, c.arguments])).toEqual([['list_dir', { path: './docs' }]])
     }
-    // the parsed call the example lists is what an adapter would produce; this layer reports instead
-    expect(e.expected.parsed_if_supported).toEqual([{ name: 'list_dir', arguments: { path: './docs' } }])
   })
 
   test('E19: markup split across stream chunks is found once the text is assembled', () => {
@@ -206,6 +206,7 @@ describe('OpenAI Chat Completions', () => {
     ])
     expect(parsed.text).toBe(content)
     expect(parsed.leakedMarkup.map((m) => [m.marker, m.offset])).toEqual([['dsml', 0]])
+    expect(parsed.status).toBe('recovered')
   })
 
   test('E24: a dotted name is sent sanitized and the model\'s call maps back to it', () => {

@@ -50,10 +50,14 @@ describe('assignWireNames', () => {
     expect(map.toWire('math.factorial')).toBe('math_factorial')
   })
 
-  test('collisions get _2, _3 in order; a valid name is reserved first whatever its position', () => {
+  test('collisions get a hash of the original name, not an order-dependent counter; a valid name keeps itself whatever its position', () => {
     const map = assignWireNames(['a.b', 'a:b', 'a_b'], OPENAI_NAME_RULE)
-    expect(map.entries.map((e) => e.wire)).toEqual(['a_b_2', 'a_b_3', 'a_b'])
-    expect(['a_b_2', 'a_b_3', 'a_b'].map((w) => map.toOriginal(w))).toEqual(['a.b', 'a:b', 'a_b'])
+    const wires = map.entries.map((e) => e.wire)
+    expect(wires[2]).toBe('a_b')
+    expect(wires[0]).toMatch(/^a_b_[0-9a-f]{8}$/)
+    expect(wires[1]).toMatch(/^a_b_[0-9a-f]{8}$/)
+    expect(wires.map((w) => map.toOriginal(w))).toEqual(['a.b', 'a:b', 'a_b'])
+    expect(assignWireNames(['a_b', 'a:b', 'a.b'], OPENAI_NAME_RULE).entries.map((e) => e.wire)).toEqual([wires[2], wires[1], wires[0]])
   })
 
   test('too long: shortened with a hash of the original, still within the limit and distinct', () => {

@@ -294,7 +294,7 @@ describe('Gemini subset', () => {
     })
     expect(parameters).toEqual({
       type: 'object',
-      properties: { n: { type: 'integer', minimum: 0 }, url: { type: 'string' }, at: { type: 'string', format: 'date-time', example: '2024-01-01T00:00:00Z' } },
+      properties: { n: { type: 'integer', minimum: 1 }, url: { type: 'string' }, at: { type: 'string', format: 'date-time', example: '2024-01-01T00:00:00Z' } },
     })
     expect(brief(warnings)).toEqual([
       'KEYWORD_DROPPED /parameters/$schema',
@@ -423,14 +423,18 @@ describe('deferLoading and purity', () => {
     }
   })
 
-  test('inputs are never mutated (deep-frozen input works) and outputs are frozen', () => {
+  test('inputs are never mutated (deep-frozen input works); warnings are frozen; tools are fresh objects an SDK may rewrite', () => {
     const input = deepFreeze(structuredClone({ tools: [{ name: 'a.b', description: 'd', parameters: ADDRESS as JsonSchemaNode }, { name: 'tree', description: 'd', parameters: TREE as JsonSchemaNode }] }))
     const before = JSON.stringify(input)
     for (const declare of [toOpenAIChatTools, toOpenAIResponsesTools, toAnthropicTools, toGeminiTools, toOpenAICompatibleTools]) {
       const result = declare(input)
       expect(result.errors).toEqual([])
-      expect(Object.isFrozen(result.tools[0])).toBe(true)
+      expect(Object.isFrozen(result.tools[0])).toBe(false)
       expect(Object.isFrozen(result.warnings)).toBe(true)
+      // @google/genai rewrites declaration schemas in place: a second call must not see that.
+      const again = declare(input)
+      expect(again.tools[0]).not.toBe(result.tools[0])
+      expect(again.tools).toEqual(result.tools)
     }
     expect(toOpenAIChatTools(input, { strict: true }).errors).toEqual([])
     expect(JSON.stringify(input)).toBe(before)

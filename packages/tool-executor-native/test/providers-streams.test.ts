@@ -257,10 +257,10 @@ describe('stream assembly details', () => {
         },
       ],
     })
-    expect(chat.calls.map((c) => c.callId)).toEqual(['call_1', 'call_2', 'call_1'])
+    expect(chat.calls.map((c) => c.callId)).toEqual(['call_1', 'call_2', 'call_1_2'])
     expect(chat.issues).toEqual([
       { pointer: '/choices/0/message/tool_calls/1/id', message: 'missing call id; minted one' },
-      { pointer: '/choices/0/message/tool_calls/2/id', message: 'duplicate call id "call_1"' },
+      { pointer: '/choices/0/message/tool_calls/2/id', message: 'duplicate call id "call_1"; this call is "call_1_2" in the batch, its result and the assistant turn' },
     ])
     const anthropic = parseAnthropicMessage({
       stop_reason: 'tool_use',
@@ -270,10 +270,10 @@ describe('stream assembly details', () => {
         { type: 'tool_use', id: 't', name: 'c', input: {} },
       ],
     })
-    expect(anthropic.calls.map((c) => c.callId)).toEqual(['toolu_0', 't', 't'])
+    expect(anthropic.calls.map((c) => c.callId)).toEqual(['toolu_0', 't', 't_2'])
     expect(anthropic.issues).toEqual([
       { pointer: '/content/0/id', message: 'missing tool_use id; minted one' },
-      { pointer: '/content/2/id', message: 'duplicate tool_use id "t"' },
+      { pointer: '/content/2/id', message: 'duplicate tool_use id "t"; this call is "t_2" in the batch, its result and the assistant turn' },
     ])
     const responses = parseOpenAIResponse({
       status: 'completed',
@@ -283,10 +283,10 @@ describe('stream assembly details', () => {
         { type: 'function_call', call_id: 'c', name: 'c', arguments: '{}' },
       ],
     })
-    expect(responses.calls.map((c) => c.callId)).toEqual(['call_0', 'c', 'c'])
+    expect(responses.calls.map((c) => c.callId)).toEqual(['call_0', 'c', 'c_2'])
     expect(responses.issues).toEqual([
       { pointer: '/output/0/call_id', message: 'missing call_id; minted one' },
-      { pointer: '/output/2/call_id', message: 'duplicate call_id "c"' },
+      { pointer: '/output/2/call_id', message: 'duplicate call_id "c"; this call is "c_2" in the batch, its result and the assistant turn' },
     ])
   })
 

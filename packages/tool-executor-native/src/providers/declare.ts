@@ -77,5 +77,6 @@ export function buildDeclarations<S, T>(
     warnings.push(...report.warnings)
     out.push(shape({ tool, wireName, description: typeof tool.description === 'string' ? tool.description : '', converted: result }))
   }
-  return deepFreeze({ tools: out, nameMap, warnings, errors }) as Declarations<T>
+  // The tools stay unfrozen: SDKs such as @google/genai rewrite a declaration's schema in place.
+  return { tools: out, nameMap, warnings: deepFreeze(warnings), errors: deepFreeze(errors) }
 }

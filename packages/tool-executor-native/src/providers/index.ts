@@ -1,8 +1,8 @@
 /**
- * Provider wire formats for the native executor (ARCHITECTURE §5), as pure functions with no
- * network: tool declarations per provider (with schema sanitizing and a reversible name map),
- * emissions → raw batch (complete responses and streams, truncation and leaked markup
- * detection), and results → provider messages.
+ * Provider wire formats for the native executor, as pure functions with no network: tool
+ * declarations per provider (with schema sanitizing and a reversible name map), emissions → raw
+ * batch (complete responses and streams, truncation, unique call ids, calls recovered from
+ * leaked markup), the assistant turn for the next request, and results → provider messages.
  */
 export {
   type WireProvider,
@@ -17,7 +17,14 @@ export {
   type TruncatedCall,
   type LeakedMarkup,
   type ParseIssue,
+  type CallIdChange,
+  type AssistantPart,
+  type RecoveredMarker,
+  type RecoveredCall,
+  type MarkupError,
   type CompleteToolCalls,
+  type RecoveredToolCalls,
+  type MalformedMarkupToolCalls,
   type TruncatedToolCalls,
   type ParsedToolCalls,
   type ParseOptions,
@@ -39,6 +46,8 @@ export {
 } from './names'
 export { type ArgumentsState, classifyArguments } from './arguments'
 export { detectLeakedMarkup } from './markup'
+export { markupErrorMessage } from './recover'
+export { RECOVERED_CALL_ID_PREFIX } from './finalize'
 export { TRUNCATED_ARGUMENTS, TRUNCATED_RESPONSE, truncatedCallResults } from './truncation'
 export { type SettledCalls, settleParsedCalls } from './settle'
 export { STRICT_MAX_DEPTH } from './schema/strict'
@@ -63,6 +72,7 @@ export {
   type OpenAIChatResultOptions,
   toOpenAIChatToolMessages,
 } from './openai-chat/results'
+export { type OpenAIChatAssistantToolCall, type OpenAIChatAssistantMessage, type OpenAIChatAssistantOptions, toOpenAIChatAssistantMessage } from './openai-chat/assistant'
 
 export { type OpenAIResponsesTool, toOpenAIResponsesTools } from './openai-responses/declare'
 export type {
@@ -74,11 +84,19 @@ export type {
 } from './openai-responses/wire'
 export { openAIResponsesFinish, parseOpenAIResponse, OpenAIResponsesStreamAccumulator, parseOpenAIResponsesStream } from './openai-responses/parse'
 export { type OpenAIResponsesOutputPart, type OpenAIResponsesFunctionCallOutput, toOpenAIResponsesOutputs } from './openai-responses/results'
+export {
+  type OpenAIResponsesAssistantMessageInput,
+  type OpenAIResponsesFunctionCallInput,
+  type OpenAIResponsesReasoningInput,
+  type OpenAIResponsesAssistantItem,
+  toOpenAIResponsesAssistantItems,
+} from './openai-responses/assistant'
 
-export { type AnthropicTool, toAnthropicTools } from './anthropic/declare'
+export { type AnthropicTool, type AnthropicInputSchema, toAnthropicTools } from './anthropic/declare'
 export type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEventWire } from './anthropic/wire'
 export { anthropicFinish, parseAnthropicMessage, AnthropicStreamAccumulator, parseAnthropicStream } from './anthropic/parse'
-export { type AnthropicToolResultContent, type AnthropicToolResultBlock, type AnthropicToolResultMessage, toAnthropicToolResultMessage } from './anthropic/results'
+export { type AnthropicToolResultContent, type AnthropicImageMediaType, type AnthropicToolResultBlock, type AnthropicToolResultMessage, toAnthropicToolResultMessage } from './anthropic/results'
+export { type AnthropicAssistantBlock, type AnthropicAssistantMessage, toAnthropicAssistantMessage } from './anthropic/assistant'
 
 export { type GeminiFunctionDeclaration, toGeminiTools } from './gemini/declare'
 export type { GeminiPartWire, GeminiResponseWire } from './gemini/wire'
@@ -90,3 +108,4 @@ export {
   type GeminiResultOptions,
   toGeminiFunctionResponses,
 } from './gemini/results'
+export { type GeminiModelPart, type GeminiModelContent, toGeminiModelContent } from './gemini/assistant'

@@ -21,6 +21,8 @@ const MARKERS: readonly { readonly marker: string; readonly pattern: RegExp }[] 
   { marker: 'mistral', pattern: /\[TOOL_CALLS\]/ },
   { marker: 'llama-python-tag', pattern: /<\|python_tag\|>/ },
   { marker: 'kimi', pattern: /<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>/ },
+  // gpt-oss harmony: special tokens or a `to=functions.<name>` recipient.
+  { marker: 'harmony', pattern: /<\|(?:start|channel|message|call|constrain)\|>|\bto=functions\.[A-Za-z_]/ },
 ]
 
 /** Every markup dialect found in `text`, first occurrence each, in text order. */

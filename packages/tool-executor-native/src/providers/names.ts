@@ -87,34 +87,64 @@ export function nameMapFromEntries(entries: readonly NameMapEntry[]): NameMap {
 }
 
 /**
- * Assigns provider names to `names` (distinct, non-empty), deterministically and without
- * collisions: names that already satisfy the rule keep it and are reserved first; every other
- * name has each disallowed character replaced by `_`, gets a `_` prefix when its first character
- * is not allowed, is shortened to the limit with an 8-hex-digit FNV-1a hash of the original when
- * too long, and gets the first free `_2`, `_3`, … suffix on a clash.
+ * Assigns provider names to `names` (distinct, non-empty). The provider name of a tool depends
+ * only on its own name and on which other names are in the set — never on their order — so it
+ * is the same in every run however tools (or MCP servers) were registered:
+ *
+ * - a name that satisfies the rule is kept as it is;
+ * - any other name has each disallowed character replaced by `_` and gets a `_` prefix when its
+ *   first character is not allowed (`math.factorial` → `math_factorial`);
+ * - that form gets a suffix `_` + an 8-hex-digit FNV-1a hash of the ORIGINAL name (shortened
+ *   to the length limit first) when it is too long, when it has no letter or digit left
+ *   (`搜索工具` → `____` alone says nothing, so it is always hashed), or when it clashes with a
+ *   kept name or with another rewritten name (`a.b` and `a:b` with `a_b` present: both hashed).
+ *
+ * A hash that still clashes (once in ~4 billion) is re-hashed with a counter, in the order of
+ * the original names (code-unit order), which is again independent of registration order.
  */
 export function assignWireNames(names: readonly string[], rule: NameRule): NameMap {
-  const taken = new Set<string>()
-  for (const name of names) if (isValidToolName(name, rule)) taken.add(name)
-  const entries: NameMapEntry[] = []
+  const kept = new Set<string>()
+  for (const name of names) if (isValidToolName(name, rule)) kept.add(name)
+  const bases = new Map<string, string>()
+  const baseCount = new Map<string, number>()
   for (const name of names) {
-    if (isValidToolName(name, rule)) {
-      entries.push({ original: name, wire: name })
-      continue
-    }
-    let base = ''
-    for (const ch of name) base += rule.allowedChar.test(ch) ? ch : '_'
-    if (rule.firstChar && !rule.firstChar.test(base[0] ?? '')) base = `_${base}`
-    if (base.length > rule.maxLength) base = `${base.slice(0, rule.maxLength - 9)}_${fnv1a(name)}`
-    let candidate = base
-    for (let n = 2; taken.has(candidate); n++) {
-      const suffix = `_${n}`
-      candidate = `${base.slice(0, rule.maxLength - suffix.length)}${suffix}`
-    }
-    taken.add(candidate)
-    entries.push({ original: name, wire: candidate })
+    if (kept.has(name)) continue
+    const base = sanitizedBase(name, rule)
+    bases.set(name, base)
+    baseCount.set(base, (baseCount.get(base) ?? 0) + 1)
   }
-  return nameMapFromEntries(entries)
+  const taken = new Set(kept)
+  const wire = new Map<string, string>()
+  const hashed: string[] = []
+  for (const [name, base] of bases) {
+    const needsHash = base.length > rule.maxLength || !/[A-Za-z0-9]/.test(base) || kept.has(base) || (baseCount.get(base) ?? 0) > 1
+    if (needsHash) hashed.push(name)
+    else {
+      wire.set(name, base)
+      taken.add(base)
+    }
+  }
+  for (const name of hashed.sort()) {
+    const base = bases.get(name) as string
+    let candidate = withHash(base, fnv1a(name), rule)
+    for (let n = 1; taken.has(candidate); n++) candidate = withHash(base, fnv1a(`${name}\u0000${n}`), rule)
+    taken.add(candidate)
+    wire.set(name, candidate)
+  }
+  return nameMapFromEntries(names.map((name) => ({ original: name, wire: kept.has(name) ? name : (wire.get(name) as string) })))
+}
+
+/** The rule-conforming characters of `name` (others replaced by `_`), with a `_` prefix when needed. */
+function sanitizedBase(name: string, rule: NameRule): string {
+  let base = ''
+  for (const ch of name) base += rule.allowedChar.test(ch) ? ch : '_'
+  if (rule.firstChar && !rule.firstChar.test(base[0] ?? '')) base = `_${base}`
+  return base
+}
+
+/** `base` shortened so that `base_<hash>` fits the rule's length limit, plus the suffix. */
+function withHash(base: string, hash: string, rule: NameRule): string {
+  return `${base.slice(0, rule.maxLength - hash.length - 1)}_${hash}`
 }
 
 /** 32-bit FNV-1a over UTF-16 code units, as 8 hex digits. */

@@ -3,7 +3,7 @@
  * truncation contract (ARCHITECTURE §5: "conversion of its description to the common provider
  * wire shapes and of their emissions to a raw batch").
  */
-import type { JsonObject, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { JsonObject, JsonValue, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
 import type { NameMap } from './names'
 
 /** The wire formats this module speaks. `deepseek` is OpenAI-compatible chat with DeepSeek's limits. */
@@ -100,7 +100,11 @@ export const MAX_INLINED_NODES = 20_000
  * what is sent to the provider.
  */
 export interface Declarations<T> {
-  readonly tools: readonly T[]
+  /**
+   * Fresh plain objects, not frozen, so they can be passed to an SDK's `tools` field as they are
+   * (`@google/genai` rewrites declaration schemas in place). Each call builds new ones.
+   */
+  readonly tools: T[]
   readonly nameMap: NameMap
   readonly warnings: readonly ConversionWarning[]
   readonly errors: readonly ConversionError[]
@@ -139,7 +143,7 @@ export interface TruncatedCall extends RawToolCall {
  * Tool-call markup found in assistant text while the response carried no structured calls
  * (emission E19): the text is not a final answer. `marker` names the dialect
  * (`dsml`, `deepseek-v3`, `hermes`, `function-tag`, `xml-invoke`, `json-tool-calls`, `mistral`,
- * `llama-python-tag`, `kimi`); `offset` is the UTF-16 index in `text`.
+ * `llama-python-tag`, `kimi`, `harmony`); `offset` is the UTF-16 index in `text`.
  */
 export interface LeakedMarkup {
   readonly marker: string
@@ -153,22 +157,127 @@ export interface ParseIssue {
   readonly message: string
 }
 
+/**
+ * How a call's id in the batch differs from what the provider emitted. The batch, the results
+ * and the assistant turn all use `callId`, so the next request pairs every call with exactly one
+ * result even when the provider repeated an id or sent none.
+ *
+ * - `missing`: no id was sent; one was minted (`call_0`, `toolu_0`, `gemini_call_0`, …: the
+ *   provider's prefix and the call's position, skipping any id present in the response).
+ * - `duplicate`: an earlier call of the same response already used `emitted`; this call is
+ *   `<emitted>_2` (`_3`, …, skipping ids present in the response). Gemini, whose pairing is by
+ *   name and order, mints a `gemini_call_<n>` id instead.
+ */
+export interface CallIdChange {
+  /** The call's position in `calls` (or `truncated`). */
+  readonly index: number
+  /** JSON pointer of the id field in the emission. */
+  readonly pointer: string
+  readonly emitted: string | undefined
+  readonly callId: string
+  readonly reason: 'missing' | 'duplicate'
+}
+
+/**
+ * One piece of the assistant's turn as the provider emitted it, in order, with the ids the
+ * batch uses — what the assistant-turn builders (`toOpenAIChatAssistantMessage`, …) rebuild.
+ *
+ * - `text`: visible text (`signature`: Gemini's `thoughtSignature` on the part);
+ * - `reasoning`: reasoning / thinking text (`signature`: Anthropic's thinking signature or
+ *   Gemini's `thoughtSignature`);
+ * - `opaque`: an item the provider wants back verbatim (Anthropic `redacted_thinking`, a
+ *   Responses `reasoning` item);
+ * - `call`: a tool call with the provider-side name and the arguments as emitted (`emittedId`:
+ *   the id the provider sent, if any; `itemId`: the Responses item id; `signature`: Gemini's
+ *   `thoughtSignature`).
+ */
+export type AssistantPart =
+  | { readonly type: 'text'; readonly text: string; readonly signature?: string }
+  | { readonly type: 'reasoning'; readonly text: string; readonly signature?: string }
+  | { readonly type: 'opaque'; readonly item: JsonObject }
+  | {
+      readonly type: 'call'
+      readonly callId: string
+      readonly wireName: string
+      readonly arguments: string | JsonValue
+      readonly emittedId?: string
+      readonly itemId?: string
+      readonly signature?: string
+    }
+
+/** The markup families whose well-formed calls are recovered from text. */
+export type RecoveredMarker = 'dsml' | 'hermes' | 'harmony'
+
+/** Where a recovered call was written in the emitted `text` (UTF-16 offsets, end exclusive). */
+export interface RecoveredCall {
+  readonly callId: string
+  readonly marker: RecoveredMarker
+  readonly offset: number
+  readonly end: number
+}
+
+/**
+ * Tool-call markup in the text that could not be turned into calls: a malformed block of a
+ * recovered family (`dsml`, `hermes`, `harmony`) or a dialect that is detected but not parsed
+ * (see {@link LeakedMarkup}). `message` says what is wrong, for the model.
+ */
+export interface MarkupError {
+  readonly marker: string
+  readonly offset: number
+  readonly message: string
+}
+
 interface ParsedBase {
   readonly provider: WireProvider
-  /** Assistant text in order (reasoning/thinking excluded). */
+  /** Assistant text as emitted, in order (reasoning/thinking excluded; markup included). */
   readonly text: string
+  /** Reasoning / thinking text as emitted, in order (`reasoning_content`, thinking blocks, thought parts, reasoning summaries). */
+  readonly reasoning: string
   readonly finish: FinishInfo
   /** Tool-call markup in `text` when there are no structured calls; empty otherwise. */
   readonly leakedMarkup: readonly LeakedMarkup[]
   readonly issues: readonly ParseIssue[]
+  /** Every call whose id differs from the emitted one (minted or made unique), in call order. */
+  readonly callIdChanges: readonly CallIdChange[]
+  /** The assistant turn as emitted, with the batch's ids: input of the assistant-turn builders. */
+  readonly turn: readonly AssistantPart[]
 }
 
-/** Every call is complete: pass `calls` to `ctx.tools.execute({ calls })`. */
+/**
+ * Every call is complete: pass `calls` to `ctx.tools.execute({ calls })`. No calls and
+ * `finish.kind` `stop` is a final answer.
+ */
 export interface CompleteToolCalls extends ParsedBase {
   readonly status: 'complete'
   /** The raw batch in model order; names mapped back through the name map. */
   readonly calls: readonly RawToolCall[]
   readonly truncated: readonly []
+}
+
+/**
+ * The response had no structured calls, but its text carried well-formed tool-call markup of a
+ * recovered family (DeepSeek DSML invoke blocks, Hermes `<tool_call>{…}</tool_call>`, gpt-oss
+ * harmony `to=functions.<name> … <|message|>{…}`): `calls` are those calls, runnable like a
+ * complete batch; `recovered` says where each was written. The assistant turn rebuilds them
+ * as structured calls (the markup is left out of its text).
+ */
+export interface RecoveredToolCalls extends ParsedBase {
+  readonly status: 'recovered'
+  readonly calls: readonly RawToolCall[]
+  readonly truncated: readonly []
+  readonly recovered: readonly RecoveredCall[]
+}
+
+/**
+ * The text carried tool-call markup that could not be turned into calls (malformed, or a
+ * dialect that is not parsed): NOT a final answer, and nothing runs. Answer the model with
+ * {@link markupErrorMessage} (e.g. as a user message after the assistant turn) and ask again.
+ */
+export interface MalformedMarkupToolCalls extends ParsedBase {
+  readonly status: 'malformed-markup'
+  readonly calls: readonly []
+  readonly truncated: readonly []
+  readonly markupErrors: readonly MarkupError[]
 }
 
 /**
@@ -183,13 +292,23 @@ export interface TruncatedToolCalls extends ParsedBase {
   readonly truncated: readonly TruncatedCall[]
 }
 
-/** A parsed provider emission, discriminated by `status`. */
-export type ParsedToolCalls = CompleteToolCalls | TruncatedToolCalls
+/**
+ * A parsed provider emission, discriminated by `status`: `complete`, `recovered` (calls found
+ * in the text), `malformed-markup` (markup in the text that is not a call and not an answer),
+ * `truncated`. Only `complete` without calls can be a final answer.
+ */
+export type ParsedToolCalls = CompleteToolCalls | RecoveredToolCalls | MalformedMarkupToolCalls | TruncatedToolCalls
 
 /** Options shared by the emission parsers. */
 export interface ParseOptions {
   /** Maps provider-side names back to tool names (from the declaration). Unknown names pass through. */
   readonly nameMap?: NameMap
+  /**
+   * What to do with tool-call markup in the text of a response without structured calls:
+   * `true` (default) recovers well-formed calls (`recovered`) and reports the rest
+   * (`malformed-markup`); `false` only lists it in `leakedMarkup` and keeps `complete`.
+   */
+  readonly recoverMarkup?: boolean
 }
 
 /** Thrown when an emission is not the provider's shape at all (not for model mistakes). */

@@ -3,17 +3,23 @@
  * Source: Anthropic tool-use guide (names `^[a-zA-Z0-9_-]{1,64}$`; `input_schema` an object
  * schema without root `oneOf`/`allOf`/`anyOf`); `defer_loading` from the tool-search guide.
  */
-import type { JsonObject } from '@deepseek-ai/dsh-tools'
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { buildDeclarations } from '../declare'
 import { ANTHROPIC_NAME_RULE } from '../names'
 import { convertAnthropic } from '../schema/profiles'
 import type { DeclarationInput, Declarations } from '../types'
 
+/** An Anthropic `input_schema`: always an object schema at the root. */
+export interface AnthropicInputSchema {
+  readonly type: 'object'
+  readonly [keyword: string]: JsonValue
+}
+
 /** One Anthropic client tool. */
 export interface AnthropicTool {
   readonly name: string
   readonly description: string
-  readonly input_schema: JsonObject
+  readonly input_schema: AnthropicInputSchema
   /** Present when the tool was registered with `deferLoading: true` (seed 000). */
   readonly defer_loading?: true
 }
@@ -31,7 +37,8 @@ export function toAnthropicTools(input: DeclarationInput): Declarations<Anthropi
     ({ tool, wireName, description, converted }) => ({
       name: wireName,
       description,
-      input_schema: converted.schema,
+      // normalizeRoot guarantees `type: "object"` at the root.
+      input_schema: converted.schema as AnthropicInputSchema,
       ...(tool.deferLoading === true ? { defer_loading: true as const } : {}),
     }),
   )

@@ -3,8 +3,8 @@
  * as sent) and streams (`input_json_delta` fragments concatenated raw; a tool with no
  * fragments, or only empty ones, keeps the block's `input` placeholder `{}`: emission E09).
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, finishFromTable, takeCallId, type PendingCall } from '../finalize'
+import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { finalizeCalls, finishFromTable, type DraftPart, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEventWire } from './wire'
 
@@ -36,32 +36,56 @@ export function parseAnthropicMessage(message: AnthropicMessageWire, options: Pa
   const content: unknown = (message as { content?: unknown } | null)?.content
   if (!Array.isArray(content)) throw new ProviderFormatError('anthropic', '/content', 'an array of content blocks', message)
   const issues: ParseIssue[] = []
-  const used = new Set<string>()
   const calls: PendingCall[] = []
+  const parts: DraftPart[] = []
   let text = ''
+  let reasoning = ''
   content.forEach((block: AnthropicContentBlockWire, i) => {
-    if (block?.type === 'text' && typeof block.text === 'string') text += block.text
+    const part = blockPart(block)
+    if (part?.type === 'text') text += part.text
+    if (part?.type === 'reasoning') reasoning += part.text
+    if (part) parts.push(part)
     if (block?.type !== 'tool_use') return
-    const args = block.input === undefined ? {} : block.input
-    calls.push({ ...identify(block, `/content/${i}`, calls.length, used, issues), arguments: args, lastAtLimit: i === content.length - 1 })
+    const args = (block.input === undefined ? {} : block.input) as JsonValue
+    parts.push({ type: 'call', index: calls.length })
+    calls.push({ ...identify(block, `/content/${i}`, issues), arguments: args, lastAtLimit: i === content.length - 1 })
   })
+  return finalizeAnthropic(options, calls, text, reasoning, parts, anthropicFinish(message.stop_reason), issues)
+}
+
+/** The shared tail of the Anthropic parsers. */
+function finalizeAnthropic(options: ParseOptions, calls: PendingCall[], text: string, reasoning: string, parts: DraftPart[], finish: FinishInfo, issues: ParseIssue[]): ParsedToolCalls {
   return finalizeCalls({
     provider: 'anthropic',
     calls,
     text,
-    finish: anthropicFinish(message.stop_reason),
+    reasoning,
+    parts,
+    finish,
     finishField: 'stop_reason',
+    idField: 'tool_use id',
+    mintPrefix: 'toolu_',
     issues,
-    nameMap: options.nameMap,
+    options,
   })
 }
 
+/** The turn part of a non-tool block: text, thinking (with its signature), redacted thinking kept verbatim. */
+function blockPart(block: AnthropicContentBlockWire): DraftPart | undefined {
+  if (block?.type === 'text' && typeof block.text === 'string') return { type: 'text', text: block.text }
+  if (block?.type === 'thinking' && typeof block.thinking === 'string') {
+    return { type: 'reasoning', text: block.thinking, ...(typeof block.signature === 'string' ? { signature: block.signature } : {}) }
+  }
+  if (block?.type === 'redacted_thinking') return { type: 'opaque', item: { ...(block as unknown as JsonObject) } }
+  return undefined
+}
+
 interface Block {
-  readonly type: string
-  readonly id: unknown
-  readonly name: unknown
-  readonly input: JsonValue | undefined
+  readonly block: AnthropicContentBlockWire
   readonly parts: string[]
+  thinking: string
+  signature: string
+  text: string
 }
 
 /**
@@ -91,18 +115,33 @@ export class AnthropicStreamAccumulator {
         const block = event.content_block
         const index = typeof event.index === 'number' ? event.index : this.#blocks.size
         if (!block) return
-        this.#blocks.set(index, { type: block.type, id: block.id, name: block.name, input: block.input, parts: [] })
+        this.#blocks.set(index, {
+          block,
+          parts: [],
+          text: typeof block.text === 'string' ? block.text : '',
+          thinking: typeof block.thinking === 'string' ? block.thinking : '',
+          signature: typeof block.signature === 'string' ? block.signature : '',
+        })
         if (block.type === 'text' && typeof block.text === 'string') this.#text += block.text
         return
       }
       case 'content_block_delta': {
         const delta = event.delta
+        const block = typeof event.index === 'number' ? this.#blocks.get(event.index) : undefined
         if (delta?.type === 'text_delta' && typeof delta.text === 'string') {
           this.#text += delta.text
+          if (block) block.text += delta.text
+          return
+        }
+        if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string') {
+          if (block) block.thinking += delta.thinking
+          return
+        }
+        if (delta?.type === 'signature_delta' && typeof delta.signature === 'string') {
+          if (block) block.signature += delta.signature
           return
         }
         if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') return
-        const block = typeof event.index === 'number' ? this.#blocks.get(event.index) : undefined
         if (!block) {
           this.#issues.push({ pointer: `/events/${n}`, message: 'input_json_delta for a block that never started; ignored' })
           return
@@ -124,26 +163,28 @@ export class AnthropicStreamAccumulator {
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues = [...this.#issues]
-    const used = new Set<string>()
     const indices = [...this.#blocks.keys()].sort((a, b) => a - b)
     const last = indices[indices.length - 1]
     const calls: PendingCall[] = []
+    const parts: DraftPart[] = []
+    let reasoning = ''
     for (const index of indices) {
-      const block = this.#blocks.get(index) as Block
+      const entry = this.#blocks.get(index) as Block
+      const { block } = entry
+      if (block.type === 'text' && entry.text !== '') parts.push({ type: 'text', text: entry.text })
+      if (block.type === 'thinking') {
+        reasoning += entry.thinking
+        parts.push({ type: 'reasoning', text: entry.thinking, ...(entry.signature !== '' ? { signature: entry.signature } : {}) })
+      }
+      if (block.type === 'redacted_thinking') parts.push({ type: 'opaque', item: { ...(block as unknown as JsonObject) } })
       if (block.type !== 'tool_use') continue
-      const joined = block.parts.join('')
-      const args: string | JsonValue = joined === '' ? (block.input ?? {}) : joined
-      calls.push({ ...identify(block, `/content/${index}`, calls.length, used, issues), arguments: args, lastAtLimit: index === last })
+      const joined = entry.parts.join('')
+      const args: string | JsonValue = joined === '' ? ((block.input ?? {}) as JsonValue) : joined
+      parts.push({ type: 'call', index: calls.length })
+      calls.push({ ...identify(block, `/content/${index}`, issues), arguments: args, lastAtLimit: index === last })
     }
-    return finalizeCalls({
-      provider: 'anthropic',
-      calls,
-      text: this.#text,
-      finish: this.#stop === undefined ? { kind: 'missing' } : anthropicFinish(this.#stop),
-      finishField: 'stop_reason',
-      issues,
-      nameMap: this.#options.nameMap,
-    })
+    const finish: FinishInfo = this.#stop === undefined ? { kind: 'missing' } : anthropicFinish(this.#stop)
+    return finalizeAnthropic(this.#options, calls, this.#text, reasoning, parts, finish, issues)
   }
 }
 
@@ -154,8 +195,7 @@ export function parseAnthropicStream(events: Iterable<AnthropicStreamEventWire>,
   return accumulator.result()
 }
 
-function identify(block: { id?: unknown; name?: unknown }, pointer: string, index: number, used: Set<string>, issues: ParseIssue[]): { callId: string; wireName: string } {
-  const callId = takeCallId(block.id, 'tool_use id', `${pointer}/id`, 'toolu_', index, used, issues)
+function identify(block: { id?: unknown; name?: unknown }, pointer: string, issues: ParseIssue[]): { id: unknown; idPointer: string; wireName: string } {
   if (typeof block.name !== 'string' || block.name === '') issues.push({ pointer: `${pointer}/name`, message: 'missing tool name' })
-  return { callId, wireName: typeof block.name === 'string' ? block.name : '' }
+  return { id: block.id, idPointer: `${pointer}/id`, wireName: typeof block.name === 'string' ? block.name : '' }
 }

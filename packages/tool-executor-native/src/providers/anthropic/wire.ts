@@ -2,15 +2,20 @@
  * The parts of the Anthropic Messages API the parsers read: response content blocks and
  * streaming events. Source: Anthropic API reference, "Messages" and "Streaming messages".
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 
-/** A response content block (`text`, `tool_use`; others such as `thinking` are skipped). */
+/** A response content block (`text`, `tool_use`, `thinking`, `redacted_thinking`; others are skipped). */
 export interface AnthropicContentBlockWire {
   readonly type: string
   readonly text?: string
+  /** `thinking` blocks: the thinking text and the signature to send back. */
+  readonly thinking?: string
+  readonly signature?: string
+  /** `redacted_thinking` blocks: the encrypted thinking to send back. */
+  readonly data?: string
   readonly id?: string
   readonly name?: string
-  readonly input?: JsonValue
+  /** The tool input object (typed `unknown` like the SDK's; it is JSON from the wire). */
+  readonly input?: unknown
 }
 
 /** A complete (non-streamed) message. */
@@ -28,6 +33,8 @@ export interface AnthropicStreamEventWire {
     readonly type?: string
     readonly text?: string
     readonly partial_json?: string
+    readonly thinking?: string
+    readonly signature?: string
     readonly stop_reason?: string | null
   }
   readonly message?: { readonly stop_reason?: string | null; readonly content?: readonly AnthropicContentBlockWire[] }

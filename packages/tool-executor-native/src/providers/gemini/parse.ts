@@ -4,7 +4,7 @@
  * (`gemini_call_0`, `gemini_call_1`, …; emission E26); an id Gemini does send is kept.
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, mintCallId, type PendingCall } from '../finalize'
+import { finalizeCalls, type DraftPart, type PendingCall } from '../finalize'
 import type { FinishInfo, ParseIssue, ParseOptions, ParsedToolCalls } from '../types'
 import type { GeminiPartWire, GeminiResponseWire } from './wire'
 
@@ -79,18 +79,24 @@ export class GeminiStreamAccumulator {
   result(streamed = true): ParsedToolCalls {
     const prefix = this.#options.idPrefix ?? GEMINI_CALL_ID_PREFIX
     const issues = [...this.#issues]
-    const used = new Set<string>()
     const calls: PendingCall[] = []
+    const parts: DraftPart[] = []
     let text = ''
+    let reasoning = ''
     this.#parts.forEach((part, i) => {
-      if (typeof part?.text === 'string' && part.thought !== true) text += part.text
+      const signature = typeof part?.thoughtSignature === 'string' && part.thoughtSignature !== '' ? part.thoughtSignature : undefined
+      if (typeof part?.text === 'string') {
+        const kind = part.thought === true ? ('reasoning' as const) : ('text' as const)
+        if (kind === 'text') text += part.text
+        else reasoning += part.text
+        appendText(parts, kind, part.text, signature)
+      }
       const call = part?.functionCall
       if (!call || typeof call !== 'object') return
-      const callId = typeof call.id === 'string' && call.id !== '' && !used.has(call.id) ? call.id : mintCallId(prefix, calls.length, used)
-      used.add(callId)
       if (typeof call.name !== 'string' || call.name === '') issues.push({ pointer: `/parts/${i}/functionCall/name`, message: 'missing function name' })
-      const args: JsonValue = call.args === undefined || call.args === null ? {} : call.args
-      calls.push({ callId, wireName: typeof call.name === 'string' ? call.name : '', arguments: args })
+      const args = (call.args === undefined || call.args === null ? {} : call.args) as JsonValue
+      parts.push({ type: 'call', index: calls.length })
+      calls.push({ id: call.id, idPointer: `/parts/${i}/functionCall/id`, wireName: typeof call.name === 'string' ? call.name : '', arguments: args, ...(signature ? { signature } : {}) })
     })
     if (this.#finishMessage !== undefined && this.#finish !== undefined && MALFORMED.has(this.#finish)) {
       issues.push({ pointer: '/candidates/0/finishMessage', message: this.#finishMessage })
@@ -103,12 +109,32 @@ export class GeminiStreamAccumulator {
       provider: 'gemini',
       calls,
       text,
+      reasoning,
+      parts,
       finish,
       finishField: 'finishReason',
+      idField: 'functionCall id',
+      mintPrefix: prefix,
+      duplicates: 'mint',
+      reportMissing: false,
       issues,
-      nameMap: this.#options.nameMap,
+      options: this.#options,
     })
   }
+}
+
+/**
+ * Appends streamed text to the turn: consecutive fragments of the same kind join one part; a
+ * `thoughtSignature` stays on the part it came with (a part that already has one is not extended).
+ */
+function appendText(parts: DraftPart[], kind: 'text' | 'reasoning', text: string, signature: string | undefined): void {
+  const last = parts[parts.length - 1]
+  if (last !== undefined && last.type === kind && last.signature === undefined) {
+    parts[parts.length - 1] = { type: kind, text: last.text + text, ...(signature ? { signature } : {}) }
+    return
+  }
+  if (text === '' && signature === undefined) return
+  parts.push({ type: kind, text, ...(signature ? { signature } : {}) })
 }
 
 /** Parses a whole `streamGenerateContent` stream (see {@link GeminiStreamAccumulator}). */

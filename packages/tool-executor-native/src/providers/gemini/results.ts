@@ -25,7 +25,7 @@ export type GeminiResultPart = GeminiFunctionResponsePart | { readonly text: str
 /** The `user` content answering a function-call turn. */
 export interface GeminiFunctionResponseContent {
   readonly role: 'user'
-  readonly parts: readonly GeminiResultPart[]
+  readonly parts: GeminiResultPart[]
 }
 
 /** Options of {@link toGeminiFunctionResponses}. */

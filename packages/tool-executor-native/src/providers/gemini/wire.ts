@@ -2,13 +2,14 @@
  * The parts of the Gemini `generateContent` / `streamGenerateContent` responses the parsers
  * read. Source: Gemini API reference, "GenerateContentResponse", "FunctionCall".
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 
 /** One content part: text (possibly a thought) or a function call. */
 export interface GeminiPartWire {
   readonly text?: string
   readonly thought?: boolean
-  readonly functionCall?: { readonly id?: string; readonly name?: string; readonly args?: JsonValue }
+  /** An opaque signature of the model's thinking, to send back on the same part. */
+  readonly thoughtSignature?: string
+  readonly functionCall?: { readonly id?: string; readonly name?: string; readonly args?: unknown }
 }
 
 /** A response, or one chunk of a streamed response. */

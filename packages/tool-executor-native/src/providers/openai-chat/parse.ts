@@ -5,7 +5,7 @@
  * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, finishFromTable, mintCallId, takeCallId, type PendingCall } from '../finalize'
+import { finalizeCalls, finishFromTable, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire } from './wire'
 
@@ -66,37 +66,43 @@ export function parseOpenAIChatMessage(
   options: OpenAIChatParseOptions = {},
   pointer = '',
 ): ParsedToolCalls {
-  const provider = options.provider ?? 'openai-chat'
   const issues: ParseIssue[] = []
-  const used = new Set<string>()
   const calls: PendingCall[] = []
   const toolCalls = Array.isArray(message.tool_calls) ? message.tool_calls : []
   toolCalls.forEach((call, i) => {
     const p = `${pointer}/tool_calls/${i}`
-    const callId = takeCallId(call?.id, 'call id', `${p}/id`, MINTED_CALL_ID_PREFIX, i, used, issues)
     const name = call?.function?.name
     if (typeof name !== 'string' || name === '') issues.push({ pointer: `${p}/function/name`, message: 'missing function name' })
     const args = argumentsOf(call?.function?.arguments, `${p}/function/arguments`, issues)
-    calls.push({ callId, wireName: typeof name === 'string' ? name : '', arguments: args, lastAtLimit: i === toolCalls.length - 1 })
+    calls.push({ id: call?.id, idPointer: `${p}/id`, wireName: typeof name === 'string' ? name : '', arguments: args, lastAtLimit: i === toolCalls.length - 1 })
   })
   if (toolCalls.length === 0 && message.function_call && typeof message.function_call === 'object') {
     const legacy = message.function_call
-    issues.push({ pointer: `${pointer}/function_call`, message: 'legacy function_call (no call id); minted one' })
     calls.push({
-      callId: mintCallId(MINTED_CALL_ID_PREFIX, 0, used),
+      id: undefined,
+      idPointer: `${pointer}/function_call`,
+      missingNote: 'legacy function_call (no call id); minted one',
       wireName: typeof legacy.name === 'string' ? legacy.name : '',
       arguments: argumentsOf(legacy.arguments, `${pointer}/function_call/arguments`, issues),
       lastAtLimit: true,
     })
   }
+  return finalizeChat(options, calls, textOf(message.content), reasoningOf(message), openAIChatFinish(finishReason), issues)
+}
+
+/** The shared tail of the Chat Completions parsers. */
+function finalizeChat(options: OpenAIChatParseOptions, calls: PendingCall[], text: string, reasoning: string, finish: FinishInfo, issues: ParseIssue[]): ParsedToolCalls {
   return finalizeCalls({
-    provider,
+    provider: options.provider ?? 'openai-chat',
     calls,
-    text: textOf(message.content),
-    finish: openAIChatFinish(finishReason),
+    text,
+    reasoning,
+    finish,
     finishField: 'finish_reason',
+    idField: 'call id',
+    mintPrefix: MINTED_CALL_ID_PREFIX,
     issues,
-    nameMap: options.nameMap,
+    options,
   })
 }
 
@@ -112,6 +118,7 @@ export class OpenAIChatStreamAccumulator {
   readonly #order: number[] = []
   readonly #issues: ParseIssue[] = []
   #text = ''
+  #reasoning = ''
   #finish: string | undefined
   #chunks = 0
   #lastKey: number | undefined
@@ -128,6 +135,8 @@ export class OpenAIChatStreamAccumulator {
       if ((typeof choice?.index === 'number' ? choice.index : 0) !== wanted) continue
       const delta = choice.delta
       if (typeof delta?.content === 'string') this.#text += delta.content
+      const reasoning = delta?.reasoning_content ?? delta?.reasoning
+      if (typeof reasoning === 'string') this.#reasoning += reasoning
       for (const fragment of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
         const key = this.#keyOf(fragment, n)
         let entry = this.#calls.get(key)
@@ -161,26 +170,16 @@ export class OpenAIChatStreamAccumulator {
 
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
-    const provider = this.#options.provider ?? 'openai-chat'
     const issues = [...this.#issues]
-    const used = new Set<string>()
     const keys = this.#order.every((k) => k >= 0) ? [...this.#order].sort((a, b) => a - b) : [...this.#order]
     const calls: PendingCall[] = keys.map((key, i) => {
       const entry = this.#calls.get(key) as { id: string; name: string; parts: string[]; object?: JsonValue }
-      const callId = takeCallId(entry.id, 'call id', `/tool_calls/${key}/id`, MINTED_CALL_ID_PREFIX, i, used, issues)
       if (entry.name === '') issues.push({ pointer: `/tool_calls/${key}/function/name`, message: 'missing function name' })
       const args: string | JsonValue = entry.parts.length === 0 && entry.object !== undefined ? entry.object : entry.parts.join('')
-      return { callId, wireName: entry.name, arguments: args, lastAtLimit: i === keys.length - 1 }
+      return { id: entry.id, idPointer: `/tool_calls/${key}/id`, wireName: entry.name, arguments: args, lastAtLimit: i === keys.length - 1 }
     })
-    return finalizeCalls({
-      provider,
-      calls,
-      text: this.#text,
-      finish: this.#finish === undefined ? { kind: 'missing' } : openAIChatFinish(this.#finish),
-      finishField: 'finish_reason',
-      issues,
-      nameMap: this.#options.nameMap,
-    })
+    const finish: FinishInfo = this.#finish === undefined ? { kind: 'missing' } : openAIChatFinish(this.#finish)
+    return finalizeChat(this.#options, calls, this.#text, this.#reasoning, finish, issues)
   }
 }
 
@@ -196,6 +195,12 @@ function argumentsOf(raw: unknown, pointer: string, issues: ParseIssue[]): strin
   if (raw !== undefined && raw !== null) return raw as string | JsonValue
   issues.push({ pointer, message: 'missing arguments; passed as ""' })
   return ''
+}
+
+/** `reasoning_content` (DeepSeek, vLLM, SGLang) or `reasoning` (OpenRouter, Ollama, llama.cpp). */
+function reasoningOf(message: OpenAIChatMessageWire): string {
+  const value = message.reasoning_content ?? message.reasoning
+  return typeof value === 'string' ? value : ''
 }
 
 function textOf(content: OpenAIChatMessageWire['content']): string {

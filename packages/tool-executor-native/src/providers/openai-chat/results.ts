@@ -20,7 +20,7 @@ export type OpenAIChatUserPart = { readonly type: 'text'; readonly text: string 
 /** The trailing `user` message that carries tool images. */
 export interface OpenAIChatUserMessage {
   readonly role: 'user'
-  readonly content: readonly OpenAIChatUserPart[]
+  readonly content: OpenAIChatUserPart[]
 }
 
 /** What {@link toOpenAIChatToolMessages} returns. */

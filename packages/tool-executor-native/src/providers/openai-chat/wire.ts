@@ -17,6 +17,9 @@ export interface OpenAIChatMessageWire {
   readonly role?: string
   readonly content?: string | null | readonly { readonly type?: string; readonly text?: string }[]
   readonly tool_calls?: readonly OpenAIChatToolCallWire[] | null
+  /** Reasoning text: DeepSeek, vLLM and SGLang send `reasoning_content`; OpenRouter, Ollama and llama.cpp `reasoning`. */
+  readonly reasoning_content?: string | null
+  readonly reasoning?: string | null
   /** The legacy functions API (one call, no id). */
   readonly function_call?: { readonly name?: string | null; readonly arguments?: string | null } | null
 }
@@ -46,6 +49,8 @@ export interface OpenAIChatChunkWire {
     readonly delta?: {
       readonly role?: string
       readonly content?: string | null
+      readonly reasoning_content?: string | null
+      readonly reasoning?: string | null
       readonly tool_calls?: readonly OpenAIChatToolCallDeltaWire[] | null
     } | null
   }[]

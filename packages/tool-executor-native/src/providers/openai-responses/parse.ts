@@ -3,8 +3,8 @@
  * and streams (`response.output_item.added`, `response.function_call_arguments.delta`/`.done`,
  * `response.output_item.done`, `response.completed`/`response.incomplete`).
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { finalizeCalls, takeCallId, type PendingCall } from '../finalize'
+import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { finalizeCalls, type DraftPart, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIResponsesFunctionCallWire, OpenAIResponsesOutputItemWire, OpenAIResponsesResponseWire, OpenAIResponsesStreamEventWire } from './wire'
 
@@ -33,22 +33,40 @@ export function parseOpenAIResponse(response: OpenAIResponsesResponseWire, optio
   const output: unknown = (response as { output?: unknown } | null)?.output
   if (!Array.isArray(output)) throw new ProviderFormatError('openai-responses', '/output', 'an array of output items', response)
   const issues: ParseIssue[] = []
-  const used = new Set<string>()
   const calls: PendingCall[] = []
+  const parts: DraftPart[] = []
   let text = ''
+  let reasoning = ''
   output.forEach((item: OpenAIResponsesOutputItemWire, i) => {
-    if (item?.type === 'message') text += messageText(item as { content?: readonly { type?: string; text?: string }[] })
-    if (item?.type !== 'function_call') return
-    calls.push(pendingFromItem(item as OpenAIResponsesFunctionCallWire, `/output/${i}`, calls.length, used, issues))
+    if (item?.type === 'message') {
+      const itemText = messageText(item as { content?: readonly { type?: string; text?: string }[] })
+      text += itemText
+      if (itemText !== '') parts.push({ type: 'text', text: itemText })
+    } else if (item?.type === 'reasoning') {
+      reasoning += reasoningText(item)
+      parts.push({ type: 'opaque', item: item as unknown as JsonObject })
+    } else if (item?.type === 'function_call') {
+      parts.push({ type: 'call', index: calls.length })
+      calls.push(pendingFromItem(item as OpenAIResponsesFunctionCallWire, `/output/${i}`, issues))
+    }
   })
+  return finalizeResponses(options, calls, text, reasoning, parts, openAIResponsesFinish(response, calls.length > 0), issues)
+}
+
+/** The shared tail of the Responses parsers. */
+function finalizeResponses(options: ParseOptions, calls: PendingCall[], text: string, reasoning: string, parts: DraftPart[], finish: FinishInfo, issues: ParseIssue[]): ParsedToolCalls {
   return finalizeCalls({
     provider: 'openai-responses',
     calls,
     text,
-    finish: openAIResponsesFinish(response, calls.length > 0),
+    reasoning,
+    parts,
+    finish,
     finishField: 'status',
+    idField: 'call_id',
+    mintPrefix: 'call_',
     issues,
-    nameMap: options.nameMap,
+    options,
   })
 }
 
@@ -69,6 +87,8 @@ interface StreamEntry {
 export class OpenAIResponsesStreamAccumulator {
   readonly #options: ParseOptions
   readonly #entries = new Map<number, StreamEntry>()
+  /** Finished `reasoning` and `message` items by output index (for the assistant turn). */
+  readonly #others = new Map<number, JsonObject>()
   #text = ''
   #terminal: OpenAIResponsesResponseWire | undefined
 
@@ -81,6 +101,11 @@ export class OpenAIResponsesStreamAccumulator {
     switch (event?.type) {
       case 'response.output_item.added':
       case 'response.output_item.done': {
+        const any = event.item as { type?: string } | undefined
+        if (event.type === 'response.output_item.done' && (any?.type === 'reasoning' || any?.type === 'message')) {
+          this.#others.set(typeof event.output_index === 'number' ? event.output_index : -1 - this.#others.size, any as unknown as JsonObject)
+          return
+        }
         const item = event.item as OpenAIResponsesFunctionCallWire | undefined
         if (item?.type !== 'function_call') return
         const entry = this.#entry(event.output_index, item.id)
@@ -124,25 +149,41 @@ export class OpenAIResponsesStreamAccumulator {
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues: ParseIssue[] = []
-    const used = new Set<string>()
-    const keys = [...this.#entries.keys()].sort((a, b) => a - b)
-    const calls: PendingCall[] = keys.map((key, i) => {
-      const entry = this.#entries.get(key) as StreamEntry
+    const calls: PendingCall[] = []
+    const parts: DraftPart[] = []
+    let reasoning = ''
+    let textPlaced = false
+    const keys = [...new Set([...this.#entries.keys(), ...this.#others.keys()])].sort((a, b) => a - b)
+    for (const key of keys) {
+      const other = this.#others.get(key)
+      if (other?.type === 'reasoning') {
+        reasoning += reasoningText(other as OpenAIResponsesOutputItemWire)
+        parts.push({ type: 'opaque', item: other })
+        continue
+      }
+      if (other?.type === 'message') {
+        if (!textPlaced && this.#text !== '') parts.push({ type: 'text', text: this.#text })
+        textPlaced = true
+        continue
+      }
+      const entry = this.#entries.get(key)
+      if (!entry) continue
       const final = entry.final
       const args = typeof final?.arguments === 'string' ? final.arguments : (entry.done ?? entry.parts.join(''))
-      const item: OpenAIResponsesFunctionCallWire = { type: 'function_call', call_id: entry.callId, name: entry.name, arguments: args, ...(final?.status ? { status: final.status } : {}) }
-      return pendingFromItem(item, `/output/${key}`, i, used, issues)
-    })
+      const item: OpenAIResponsesFunctionCallWire = {
+        type: 'function_call',
+        call_id: entry.callId,
+        name: entry.name,
+        arguments: args,
+        ...(entry.itemId !== '' ? { id: entry.itemId } : {}),
+        ...(final?.status ? { status: final.status } : {}),
+      }
+      parts.push({ type: 'call', index: calls.length })
+      calls.push(pendingFromItem(item, `/output/${key}`, issues))
+    }
+    if (!textPlaced && this.#text !== '') parts.unshift({ type: 'text', text: this.#text })
     const finish: FinishInfo = this.#terminal ? openAIResponsesFinish(this.#terminal, calls.length > 0) : { kind: 'missing' }
-    return finalizeCalls({
-      provider: 'openai-responses',
-      calls,
-      text: this.#text,
-      finish,
-      finishField: 'status',
-      issues,
-      nameMap: this.#options.nameMap,
-    })
+    return finalizeResponses(this.#options, calls, this.#text, reasoning, parts, finish, issues)
   }
 }
 
@@ -153,13 +194,27 @@ export function parseOpenAIResponsesStream(events: Iterable<OpenAIResponsesStrea
   return accumulator.result()
 }
 
-function pendingFromItem(item: OpenAIResponsesFunctionCallWire, pointer: string, index: number, used: Set<string>, issues: ParseIssue[]): PendingCall {
-  const callId = takeCallId(item.call_id, 'call_id', `${pointer}/call_id`, 'call_', index, used, issues)
+function pendingFromItem(item: OpenAIResponsesFunctionCallWire, pointer: string, issues: ParseIssue[]): PendingCall {
   if (typeof item.name !== 'string' || item.name === '') issues.push({ pointer: `${pointer}/name`, message: 'missing function name' })
   let args: string | JsonValue = ''
   if (typeof item.arguments === 'string') args = item.arguments
   else issues.push({ pointer: `${pointer}/arguments`, message: 'missing arguments; passed as ""' })
-  return { callId, wireName: typeof item.name === 'string' ? item.name : '', arguments: args, lastAtLimit: item.status === 'incomplete' }
+  return {
+    id: item.call_id,
+    idPointer: `${pointer}/call_id`,
+    wireName: typeof item.name === 'string' ? item.name : '',
+    arguments: args,
+    lastAtLimit: item.status === 'incomplete',
+    ...(typeof item.id === 'string' && item.id !== '' ? { itemId: item.id } : {}),
+  }
+}
+
+/** The summary text of a `reasoning` item (its `summary[].text`, then any `content[].text`). */
+function reasoningText(item: OpenAIResponsesOutputItemWire): string {
+  const texts = (list: unknown): string =>
+    Array.isArray(list) ? list.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('') : ''
+  const record = item as { summary?: unknown; content?: unknown }
+  return texts(record.summary) + texts(record.content)
 }
 
 function messageText(item: { content?: readonly { type?: string; text?: string }[] }): string {

@@ -15,7 +15,7 @@ export type OpenAIResponsesOutputPart =
 export interface OpenAIResponsesFunctionCallOutput {
   readonly type: 'function_call_output'
   readonly call_id: string
-  readonly output: string | readonly OpenAIResponsesOutputPart[]
+  readonly output: string | OpenAIResponsesOutputPart[]
 }
 
 /**

@@ -35,7 +35,8 @@ export interface OpenAIResponsesStreamEventWire {
   readonly output_index?: number
   readonly item_id?: string
   readonly item?: OpenAIResponsesOutputItemWire
-  readonly delta?: string
-  readonly arguments?: string
+  /** A string for text and argument deltas (other event kinds carry other shapes). */
+  readonly delta?: unknown
+  readonly arguments?: unknown
   readonly response?: OpenAIResponsesResponseWire
 }

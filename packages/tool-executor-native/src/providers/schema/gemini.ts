@@ -7,7 +7,7 @@
  * each change is reported.
  */
 import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
-import { Origins, Report, childPointer, isObject, setKey, show, typeList } from './json'
+import { ConversionFailure, Origins, Report, childPointer, isObject, setKey, show, typeList } from './json'
 import { jsonType, mergeInto, splitByType } from './split'
 
 const KEPT = new Set([
@@ -61,7 +61,20 @@ export function toGeminiParameters(root: JsonObject, base: string, report: Repor
     )
     return undefined
   }
-  return new GeminiConverter(report, origins).node(root, base)
+  const converted = new GeminiConverter(report, origins).node(root, base, true)
+  if (converted !== undefined) return converted
+  // Every declared property was dropped (each has a PROPERTY_DROPPED warning): Gemini needs an
+  // object root, and a tool whose required properties cannot be sent cannot be called at all.
+  const required = Array.isArray(root.required) ? root.required.filter((n): n is string => typeof n === 'string' && Object.hasOwn(properties, n)) : []
+  if (required.length > 0) {
+    throw new ConversionFailure(
+      'SCHEMA_UNSUPPORTED',
+      childPointer(base, 'properties', required[0] as string),
+      `no property of the parameters can be expressed for Gemini, and the required ${required.map((n) => JSON.stringify(n)).join(', ')} cannot be sent (Gemini requires an object root)`,
+    )
+  }
+  report.warn(base, 'PARAMETERS_OMITTED', 'no property can be expressed for Gemini: declared without parameters (the model can only send {})')
+  return undefined
 }
 
 class GeminiConverter {
@@ -71,7 +84,7 @@ class GeminiConverter {
   ) {}
 
   /** Converts one schema node; `undefined` means the node cannot be expressed and its property is dropped. */
-  node(input: JsonValue, fallback: string): JsonObject | undefined {
+  node(input: JsonValue, fallback: string, isRoot = false): JsonObject | undefined {
     const pointer = this.origins.of(input, fallback)
     if (input === true) return this.anyValue({}, pointer, 'an unconstrained schema (`true`)')
     if (!isObject(input)) return undefined
@@ -171,23 +184,13 @@ class GeminiConverter {
     }
 
     if (type === 'object') {
-      if (this.object(w, pointer) === undefined) return this.freeFormObject(w, pointer, nullable)
+      // The root must stay an object: the caller decides what a root without properties becomes.
+      if (this.object(w, pointer) === undefined) return isRoot ? undefined : this.freeFormObject(w, pointer, nullable)
     } else if (type === 'array') {
       this.array(w, pointer)
     }
 
-    for (const key of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
-      const value = w[key]
-      if (value === undefined) continue
-      delete w[key]
-      const target = key === 'exclusiveMinimum' ? 'minimum' : 'maximum'
-      if (typeof value === 'number' && w[target] === undefined) {
-        w[target] = value
-        this.report.warn(childPointer(pointer, key), 'KEYWORD_REWRITTEN', `${key} ${value} declared as ${target} ${value} (Gemini has no exclusive bounds)`)
-      } else {
-        this.report.warn(childPointer(pointer, key), 'KEYWORD_DROPPED', `removed ${key} (Gemini has no exclusive bounds)`)
-      }
-    }
+    this.exclusiveBounds(w, pointer, type)
 
     if (typeof w.format === 'string' && !(FORMATS[type] ?? []).includes(w.format)) {
       this.report.warn(childPointer(pointer, 'format'), 'KEYWORD_DROPPED', `removed format ${show(w.format)} (Gemini accepts ${(FORMATS[type] ?? []).map((f) => `"${f}"`).join(', ') || 'no format'} for ${type})`)
@@ -212,6 +215,39 @@ class GeminiConverter {
     }
     if (nullable) w.nullable = true
     return w
+  }
+
+  /**
+   * Gemini has no exclusive bounds. For an integer the bound moves by one (`exclusiveMinimum: 0`
+   * → `minimum: 1`; a draft-04 `exclusiveMinimum: true` moves `minimum` the same way); for a
+   * number it cannot be expressed, so it is kept as description text. The local validator
+   * keeps the original bound either way.
+   */
+  private exclusiveBounds(w: JsonObject, pointer: string, type: string): void {
+    for (const key of ['exclusiveMinimum', 'exclusiveMaximum'] as const) {
+      const value = w[key]
+      if (value === undefined) continue
+      delete w[key]
+      const lower = key === 'exclusiveMinimum'
+      const target = lower ? 'minimum' : 'maximum'
+      const current = w[target]
+      // draft 2019+: a number; draft 4: a boolean that makes `minimum`/`maximum` exclusive.
+      const bound = typeof value === 'number' ? value : value === true && typeof current === 'number' ? current : undefined
+      if (bound === undefined) {
+        this.report.warn(childPointer(pointer, key), 'KEYWORD_DROPPED', `removed ${key} ${show(value)} (Gemini has no exclusive bounds)`)
+        continue
+      }
+      if (type === 'integer') {
+        const moved = lower ? Math.floor(bound) + 1 : Math.ceil(bound) - 1
+        const inclusive = typeof value === 'number' && typeof current === 'number' ? (lower ? Math.max(current, moved) : Math.min(current, moved)) : moved
+        w[target] = inclusive
+        this.report.warn(childPointer(pointer, key), 'KEYWORD_REWRITTEN', `${key} ${show(value)} declared as ${target} ${inclusive} (Gemini has no exclusive bounds; for an integer the bound moves by one)`)
+        continue
+      }
+      if (value === true) delete w[target]
+      appendDescription(w, `Must be ${lower ? 'greater' : 'less'} than ${bound}.`)
+      this.report.warn(childPointer(pointer, key), 'KEYWORD_REWRITTEN', `${key} ${show(value)} moved into the description (Gemini has no exclusive bounds; an inclusive ${target} would admit ${bound})`)
+    }
   }
 
   private anyOf(w: JsonObject, pointer: string, nullableIn: boolean): JsonObject | undefined {

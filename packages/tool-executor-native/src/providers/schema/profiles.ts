@@ -4,6 +4,7 @@
  */
 import type { JsonObject, JsonValue, ToolSchema } from '@deepseek-ai/dsh-tools'
 import { PARAMETERS_POINTER, type ConvertedTool } from '../declare'
+import { ensureArrayItems } from './arrays'
 import { rewriteTypeArrays } from './compat'
 import { toGeminiParameters } from './gemini'
 import { Origins, Report } from './json'
@@ -25,6 +26,7 @@ export function convertOpenAIFamily(parameters: JsonValue, report: Report, origi
   const inlined = inlineRefs(parameters, PARAMETERS_POINTER, options.compatible ? 'degrade' : 'keep', report, origins)
   let schema = normalizeRoot(inlined, PARAMETERS_POINTER, report, origins, { requireProperties: true })
   if (options.compatible) schema = rewriteTypeArrays(schema, PARAMETERS_POINTER, report, origins)
+  schema = ensureArrayItems(schema, PARAMETERS_POINTER, report, origins)
   if (!options.strict) return { schema, strict: false }
   const tentative = new Report(report.tool)
   const style: NullableStyle = options.compatible ? 'any-of' : 'type-array'
