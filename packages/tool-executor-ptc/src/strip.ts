@@ -35,17 +35,32 @@ export function stripTypes(source: string): StripResult {
 
 /**
  * Strips `source` as the body of an async function, so top-level `await` and `return` work:
- * the code is `(async function __dshProgram() {\n<source>\n})` and evaluates to that function.
+ * the code is `(async function __dshProgram() {\n<source>\n})`, with `async`/`await` lowered
+ * (`LOWER_ASYNC`), and evaluates to that function (a plain function returning a promise).
  * Error positions refer to `source` (the wrapper line is subtracted).
  */
 export function stripProgram(source: string): StripResult {
   const lines = source.split('\n')
-  return strip(`(async function ${PROGRAM_FUNCTION}() {\n${source}\n})`, 1, lines.length, lines[lines.length - 1]?.length ?? 0)
+  return strip(`(async function ${PROGRAM_FUNCTION}() {\n${source}\n})`, 1, lines.length, lines[lines.length - 1]?.length ?? 0, LOWER_ASYNC)
 }
 
-function strip(text: string, lineOffset: number, maxLine = Number.MAX_SAFE_INTEGER, lastLineLength = 0): StripResult {
+/**
+ * `async`/`await` (and with them async generators and `for await`) lowered to generators and
+ * esbuild's helpers, which make every promise through the global `Promise`: the sandbox's
+ * prelude tracks rejections through it (see `runtime/prelude.ts`, unhandled rejections).
+ */
+const LOWER_ASYNC = { 'async-await': false } as const
+
+function strip(text: string, lineOffset: number, maxLine = Number.MAX_SAFE_INTEGER, lastLineLength = 0, supported?: Record<string, boolean>): StripResult {
   try {
-    const result = transformSync(text, { loader: 'ts', target: TARGET, format: undefined, sourcemap: false, logLevel: 'silent' })
+    const result = transformSync(text, {
+      loader: 'ts',
+      target: TARGET,
+      format: undefined,
+      sourcemap: false,
+      logLevel: 'silent',
+      ...(supported === undefined ? {} : { supported }),
+    })
     return { code: result.code }
   } catch (error) {
     return { error: toStripError(error, lineOffset, maxLine, lastLineLength) }

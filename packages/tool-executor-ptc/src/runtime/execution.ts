@@ -17,6 +17,13 @@ import { runGuarded, WatchdogTimeout } from './watchdog'
 /** Longest error message a run reports (characters); longer ones are truncated. */
 export const MAX_MESSAGE_CHARS = 2_000
 
+/**
+ * The `timeout` message of a program that can never progress: its main promise is pending, no
+ * job is queued and no host call is in flight or waiting to be applied.
+ */
+export const STALLED_MESSAGE =
+  'the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)'
+
 /** An entry that runs program code: counted as compute time and guarded by the watchdog. */
 const GUEST_ENTRY = { counted: true, guarded: true } as const
 
@@ -54,6 +61,7 @@ export class Execution {
   private readonly handles: QuickJSHandle[] = []
   private serializeFn: QuickJSHandle | undefined
   private describeFn: QuickJSHandle | undefined
+  private unhandledFn: QuickJSHandle | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly deferreds = new Set<QuickJSDeferredPromise>()
   private readonly queue: Settlement[] = []
@@ -152,6 +160,7 @@ export class Execution {
     const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostCall, hostPrint, names, config), 'prelude'))
     this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
     this.describeFn = this.keep(ctx.getProp(api, 'describe'))
+    this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
   }
 
   private startProgram(): void {
@@ -263,7 +272,13 @@ export class Execution {
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
     const state = ctx.getPromiseState(this.mainPromise)
-    if (state.type === 'pending') return
+    if (state.type === 'pending') {
+      // Nothing in the engine can run again unless a host call settles: with none in flight and
+      // none waiting to be applied, the program can never progress (it awaits a promise that
+      // nothing will ever settle). End it now instead of at the wall limit.
+      if (this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      return
+    }
     this.callsClosed = true
     if (state.type === 'rejected') {
       const text = this.describe(state.error)
@@ -273,10 +288,30 @@ export class Execution {
     }
     const valueHandle = state.value
     try {
-      this.collect(valueHandle)
+      const unhandled = this.unhandledRejection()
+      if (unhandled !== undefined) this.failWith(unhandled)
+      else this.collect(valueHandle)
     } finally {
       valueHandle.dispose()
     }
+  }
+
+  /**
+   * The description of the first promise rejection the program left unhandled (the prelude
+   * tracks them; the main promise itself is excluded), `undefined` when there is none.
+   */
+  private unhandledRejection(): string | undefined {
+    const ctx = this.ctx
+    if (ctx === undefined || this.unhandledFn === undefined || this.mainPromise === undefined) return undefined
+    const found = ctx.callFunction(this.unhandledFn, ctx.undefined, this.mainPromise)
+    if (found.error !== undefined) {
+      const text = this.failure === undefined ? this.describe(found.error) : ''
+      found.error.dispose()
+      return this.failure === undefined ? text : undefined
+    }
+    const text = ctx.typeof(found.value) === 'string' ? ctx.getString(found.value) : undefined
+    found.value.dispose()
+    return text
   }
 
   /** Serializes the program's return value and checks the output budget. */
@@ -456,13 +491,9 @@ export class Execution {
   private wallTimeout(): RunError {
     // In a worker, "running" means the host function has not settled on the main thread (a call
     // or reply still in transit is not running); in-process the two counts are the same.
+    // (A program waiting on nothing that can settle never gets here: it is stopped at once, see STALLED_MESSAGE.)
     const running = this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning()
-    const waiting =
-      running > 0
-        ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
-        : !this.inEntry && this.queue.length === 0 && this.inFlight === 0
-          ? ' (the program was waiting on a promise that can never settle)'
-          : ''
+    const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
     return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
   }
 
