@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROGRAM_FUNCTION, stripProgram, stripTypes } from '../src/strip'
+import { PROGRAM_FUNCTION, stripProgram, stripProgramCached, stripTypes } from '../src/strip'
 
 describe('stripTypes', () => {
   it('removes annotations, interfaces, generics and as-casts', () => {
@@ -48,5 +48,17 @@ describe('stripProgram', () => {
   it('rejects module syntax inside the body', () => {
     const result = stripProgram('import fs from "fs"\nreturn fs')
     expect('error' in result && result.error.line).toBe(1)
+  })
+})
+
+describe('stripProgramCached', () => {
+  it('gives what stripProgram gives, and the kept result for a program seen again', async () => {
+    const source = `const n: number = await f()\nreturn n // ${Math.random()}`
+    const first = await stripProgramCached(source)
+    expect(first).toEqual(stripProgram(source))
+    expect(await stripProgramCached(source)).toBe(first)
+    const broken = 'const a = 1\nconst b: = 2'
+    expect(await stripProgramCached(broken)).toEqual(stripProgram(broken))
+    expect(await stripProgramCached(broken)).toBe(await stripProgramCached(broken))
   })
 })

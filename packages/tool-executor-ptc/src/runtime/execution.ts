@@ -10,7 +10,7 @@ import type { RunLimits } from '../limits'
 import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
 import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
-import type { ModulePool, SandboxModule } from './module-pool'
+import { takeContext, type ModulePool, type SandboxModule } from './module-pool'
 import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
 
@@ -47,6 +47,19 @@ export interface ExecutionArgs {
   readonly monitor?: EntryMonitor
   /** Called after every entry (the worker forwards printed lines from it). */
   readonly afterEntry?: () => void
+  /**
+   * How settled sub-calls are applied (default `immediate`): in one batch per event-loop turn
+   * (`setImmediate`), which keeps the thread responsive when tools resolve synchronously (B20),
+   * or in one batch per microtask checkpoint (`microtask`), for an engine in a worker, where every
+   * reply arrives in a message and so already in a turn of its own.
+   */
+  readonly wake?: 'immediate' | 'microtask'
+  /**
+   * When the instance, once released, prepares the next run's context (default `idle`): on a
+   * later event-loop turn (`setImmediate`), or at once after the result is delivered (`now`, for
+   * an engine in a worker, whose thread has nothing else to do).
+   */
+  readonly prepareNext?: 'idle' | 'now'
   readonly resolve: (output: RunOutput) => void
 }
 
@@ -80,6 +93,7 @@ export class Execution {
   private wallDeadline: number
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
+  private wakeQueued = false
   /** Sub-calls the program issued (checked against maxSubCalls). */
   private subCalls = 0
   /** Sub-calls handed to a binding. */
@@ -125,17 +139,15 @@ export class Execution {
   // ---- setup -------------------------------------------------------------------------------
 
   private setupContext(): void {
-    const { module } = this.a.entry
     const limits = this.a.limits
-    const rt = module.newRuntime()
+    // A runtime and context with the prelude evaluated, made while the instance was idle (or now).
+    const { rt, ctx, preludeFn: evaluated } = takeContext(this.a.entry, this.a.prelude)
     this.rt = rt
+    this.ctx = ctx
+    const preludeFn = this.keep(evaluated)
     rt.setMemoryLimit(limits.memoryBytes)
     rt.setMaxStackSize(limits.stackBytes)
     rt.setInterruptHandler(this.interrupt)
-    const ctx = rt.newContext()
-    this.ctx = ctx
-
-    const preludeFn = this.keep(this.unwrap(ctx.evalCode(this.a.prelude, 'prelude.js'), 'prelude'))
     const hostCall = this.keep(ctx.newFunction('hostCall', (name, json) => this.hostCall(name, json)))
     const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
     const names = this.keep(ctx.newArray())
@@ -422,11 +434,17 @@ export class Execution {
     this.inFlight--
     if (this.finished) return
     this.queue.push({ ...reply, deferred })
-    this.wake ??= setImmediate(this.onWake)
+    if (this.a.wake !== 'microtask') {
+      this.wake ??= setImmediate(this.onWake)
+    } else if (!this.wakeQueued) {
+      this.wakeQueued = true
+      queueMicrotask(this.onWake)
+    }
   }
 
   private readonly onWake = (): void => {
     this.wake = undefined
+    this.wakeQueued = false
     if (this.finished) return
     this.enter(() => {
       const ctx = this.ctx as QuickJSContext
@@ -546,12 +564,16 @@ export class Execution {
     }
     const oom = this.failure?.kind === 'memory'
     const disposed = this.dispose()
-    this.a.pool.release(this.a.entry, disposed && !oom)
+    const { pool, prelude } = this.a
+    pool.release(this.a.entry, disposed && !oom)
     const stats = { subCalls: this.forwarded, computeMs: this.computeUsed, wallMs: performance.now() - this.a.started }
     const logs = this.logs
     if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
     else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
     else this.a.resolve({ logs, stats })
+    // The result is delivered first: preparing the next run's context is not the caller's wait.
+    if (this.a.prepareNext === 'now') pool.prepareIdle(prelude)
+    else setImmediate(() => pool.prepareIdle(prelude)).unref()
   }
 
   /** Frees every handle, the context and the runtime. `false` when the instance must not be reused. */

@@ -129,16 +129,6 @@ export class WorkerPool {
     return output
   }
 
-  /** Starts a worker (if none is idle) and readies one QuickJS instance with `memoryBytes` in it. */
-  async warmUp(memoryBytes: number): Promise<void> {
-    const worker = await this.acquire()
-    try {
-      await worker.warm(memoryBytes)
-    } finally {
-      this.release(worker)
-    }
-  }
-
   /** Terminates idle workers; busy ones are terminated when their run ends. */
   dispose(): void {
     for (const worker of this.idle.splice(0)) this.retire(worker)
@@ -225,7 +215,6 @@ class EngineWorker {
   private readonly monitor = new EntryMonitor()
   private nextRunId = 0
   private active: ActiveRun | undefined
-  private warming: { resolve: () => void; reject: (error: Error) => void } | undefined
   /** Terminated (by the watchdog, an error, or disposal). */
   dead = false
   /** Terminate when the current run ends (the pool was disposed during it). */
@@ -261,13 +250,6 @@ class EngineWorker {
 
   poolStats(): ModulePoolStats {
     return this.monitor.poolStats()
-  }
-
-  warm(memoryBytes: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.warming = { resolve, reject }
-      this.post({ type: 'warm', memoryBytes })
-    })
   }
 
   /** Runs one program; never rejects. */
@@ -380,13 +362,6 @@ class EngineWorker {
   }
 
   private onMessage(message: FromEngine): void {
-    if (message.type === 'warmed') {
-      const warming = this.warming
-      this.warming = undefined
-      if (message.error === undefined) warming?.resolve()
-      else warming?.reject(new Error(message.error))
-      return
-    }
     const run = this.active
     if (run === undefined || run.runId !== message.runId) return
     switch (message.type) {
@@ -443,9 +418,6 @@ class EngineWorker {
   private onCrash(error: Error): void {
     const wasDead = this.dead
     this.dead = true
-    const warming = this.warming
-    this.warming = undefined
-    warming?.reject(error)
     const run = this.active
     if (run === undefined || wasDead) return
     const oom = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'

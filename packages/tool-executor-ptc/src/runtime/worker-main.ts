@@ -36,7 +36,6 @@ export interface EngineWorkerData {
 
 /** Messages from the main thread. */
 export type ToEngine =
-  | { readonly type: 'warm'; readonly memoryBytes: number }
   | {
       readonly type: 'run'
       readonly runId: number
@@ -50,7 +49,6 @@ export type ToEngine =
 
 /** Messages to the main thread. */
 export type FromEngine =
-  | { readonly type: 'warmed'; readonly error?: string }
   | { readonly type: 'calls'; readonly runId: number; readonly calls: readonly SubCallMessage[] }
   | { readonly type: 'logs'; readonly runId: number; readonly lines: readonly string[] }
   | { readonly type: 'done'; readonly runId: number; readonly output: RunOutput }
@@ -124,6 +122,8 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       watchdog: false,
       graceMs: message.graceMs,
       monitor,
+      wake: 'microtask',
+      prepareNext: 'now',
       afterEntry: () => {
         const printed = execution.printed()
         if (printed.length > sent) {
@@ -157,16 +157,6 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       }
       case 'abort':
         if (current?.runId === message.runId) current.abort.abort()
-        return
-      case 'warm':
-        pool.acquire(message.memoryBytes).then(
-          (entry) => {
-            pool.release(entry, true)
-            publish()
-            send({ type: 'warmed' })
-          },
-          (error: unknown) => send({ type: 'warmed', error: messageOf(error) }),
-        )
         return
     }
   })
