@@ -407,27 +407,22 @@ export class Execution {
         message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)`,
       })
     }
-    let arg: JsonValue
-    try {
-      arg = JSON.parse(json) as JsonValue
-    } catch {
-      return reject({ kind: 'invalid', message: `the argument of ${accessor(name)} is not JSON` })
-    }
     this.subCalls++
     this.inFlight++
     this.deferreds.add(deferred)
-    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is still open.
-    queueMicrotask(() => this.invoke(name, arg, json, deferred))
+    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is
+    // still open. The argument is parsed (and checked to be JSON) where the binding runs.
+    queueMicrotask(() => this.invoke(name, json, deferred))
     return deferred.handle
   }
 
-  private invoke(name: string, arg: JsonValue, json: string, deferred: QuickJSDeferredPromise): void {
+  private invoke(name: string, json: string, deferred: QuickJSDeferredPromise): void {
     if (this.finished || this.callsClosed) {
       this.inFlight--
       return
     }
     this.forwarded++
-    void this.host.call(name, arg, json).then((reply) => this.onHostSettled(deferred, reply))
+    void this.host.call(name, json).then((reply) => this.onHostSettled(deferred, reply))
   }
 
   private onHostSettled(deferred: QuickJSDeferredPromise, reply: HostReply): void {

@@ -22,11 +22,10 @@ import { builtinModules, createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { build, type Plugin } from 'esbuild'
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, messageOf } from './execution'
-import { accessor, callBinding, clip, type HostReply } from './host-call'
+import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
 import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
@@ -387,19 +386,13 @@ class EngineWorker {
   private forward(run: ActiveRun, callId: number, name: string, json: string): void {
     if (run.closed) return
     const binding = Object.prototype.hasOwnProperty.call(run.bindings, name) ? run.bindings[name] : undefined
-    let arg: JsonValue
-    try {
-      arg = JSON.parse(json) as JsonValue
-    } catch {
-      arg = null
-    }
     run.forwarded++
     run.inFlight++
     this.monitor.addHostRunning(1)
     const reply: Promise<HostReply> =
       binding === undefined
         ? Promise.resolve({ rejection: { kind: 'invalid', message: `${accessor(name)} is not a tool of this run` } })
-        : callBinding(binding, name, arg, run.request.limits.valueBytes)
+        : callBindingWithJson(binding, name, json, run.request.limits.valueBytes)
     void reply.then((r) => {
       run.inFlight--
       if (this.active !== run) return

@@ -10,7 +10,6 @@
  * {@link WORKER_MARKER}; anywhere else importing it does nothing.
  */
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
 import { EntryMonitor } from './entry-monitor'
 import { Execution, messageOf } from './execution'
@@ -101,7 +100,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     const host: HostLink = {
       names: message.names,
       has: (name) => names.has(name),
-      call: (name, _arg: JsonValue, json) =>
+      call: (name, json) =>
         new Promise<HostReply>((resolve) => {
           const callId = ++nextCallId
           run.replies.set(callId, resolve)
