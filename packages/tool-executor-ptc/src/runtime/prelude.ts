@@ -290,19 +290,23 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   }
   function makeTool(name, accessor) {
     var label = 'the argument of ' + accessor;
+    var onResult = function (text) { return parse(text); };
+    var onFailure = function (e) { throw toError(name, e); };
+    // The promise a call returns is the host promise's derived one, made through the tracking
+    // constructor (species), so a failure nobody handles is reported like any other rejection.
     var tool = function (args) {
-      return new TrackedPromise(function (resolve, reject) {
-        var json = toJson(args === undefined ? {} : args, label);
+      var json;
+      try {
+        json = toJson(args === undefined ? {} : args, label);
         if (json === undefined) throw new TypeErrorCtor(label + ' is not JSON: undefined');
         if (json.length > valueChars) throw new RangeErrorCtor(label + ' is ' + json.length + ' characters, over the valueBytes limit of ' + valueChars + ' bytes');
         // The host enforces the limit too; counting here spares a host round trip per refused call.
         if (issued >= maxSubCalls) throw new RangeErrorCtor('sub-call limit reached: a run may make at most ' + maxSubCalls + ' tool calls (' + accessor + ' was not called)');
-        issued++;
-        apply(nativeThen, hostCall(name, json), [
-          function (text) { try { resolve(parse(text)); } catch (e) { reject(e); } },
-          function (e) { reject(toError(name, e)); },
-        ]);
-      });
+      } catch (e) {
+        return rejected(e);
+      }
+      issued++;
+      return apply(nativeThen, hostCall(name, json), [onResult, onFailure]);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
