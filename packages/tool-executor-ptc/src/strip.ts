@@ -2,10 +2,11 @@
  * TypeScript type-stripping on the host with esbuild (ARCHITECTURE §6: "Programs are TypeScript
  * or JavaScript, type-stripped on the host (esbuild)").
  *
- * `transformSync` is used: on Node it costs about the same as the async `transform` (≈1.2 ms per
- * small program, one round trip to the esbuild service) and keeps the caller synchronous.
+ * A run strips with {@link stripProgramCached} (the asynchronous `transform`: one round trip to
+ * the esbuild service, ≈1.2–1.5 ms per small program here); `stripTypes` and `stripProgram` are
+ * the synchronous forms.
  */
-import { transformSync, type TransformFailure } from 'esbuild'
+import { transform, transformSync, type TransformFailure } from 'esbuild'
 
 /** A stripping failure; `line` (1-based) and `column` (0-based) point into the given source. */
 export interface StripError {
@@ -23,6 +24,16 @@ export const PROGRAM_FUNCTION = '__dshProgram'
 /** esbuild target: keeps async/await, classes and modern syntax that QuickJS runs natively. */
 const TARGET = 'es2022'
 
+/** esbuild options of every strip (no bundling, no minification, no source map). */
+const OPTIONS = { loader: 'ts', target: TARGET, format: undefined, sourcemap: false, logLevel: 'silent' } as const
+
+/**
+ * `async`/`await` (and with them async generators and `for await`) lowered to generators and
+ * esbuild's helpers, which make every promise through the global `Promise`: the sandbox's
+ * prelude tracks rejections through it (see `runtime/prelude.ts`, unhandled rejections).
+ */
+const PROGRAM_OPTIONS = { ...OPTIONS, supported: { 'async-await': false } } as const
+
 /**
  * Removes TypeScript syntax (annotations, interfaces, generics, `as`, `enum` → objects) from
  * `source` with esbuild's `ts` loader. No bundling, no minification.
@@ -30,26 +41,71 @@ const TARGET = 'es2022'
  * @returns `{ code }`, or `{ error }` with esbuild's first message and its position. Never throws.
  */
 export function stripTypes(source: string): StripResult {
-  return strip(source, 0)
+  try {
+    return { code: transformSync(source, OPTIONS).code }
+  } catch (error) {
+    return { error: toStripError(error, 0, Number.MAX_SAFE_INTEGER, 0) }
+  }
+}
+
+/** A program wrapped as an async function body, with what error positions need. */
+interface WrappedProgram {
+  readonly text: string
+  readonly lines: number
+  readonly lastLineLength: number
+}
+
+function wrap(source: string): WrappedProgram {
+  const lines = source.split('\n')
+  return { text: `(async function ${PROGRAM_FUNCTION}() {\n${source}\n})`, lines: lines.length, lastLineLength: lines[lines.length - 1]?.length ?? 0 }
 }
 
 /**
  * Strips `source` as the body of an async function, so top-level `await` and `return` work:
- * the code is `(async function __dshProgram() {\n<source>\n})` and evaluates to that function.
+ * the code is `(async function __dshProgram() {\n<source>\n})`, with `async`/`await` lowered
+ * to generators, and evaluates to that function (a plain function returning a promise).
  * Error positions refer to `source` (the wrapper line is subtracted).
  */
 export function stripProgram(source: string): StripResult {
-  const lines = source.split('\n')
-  return strip(`(async function ${PROGRAM_FUNCTION}() {\n${source}\n})`, 1, lines.length, lines[lines.length - 1]?.length ?? 0)
+  const program = wrap(source)
+  try {
+    return { code: transformSync(program.text, PROGRAM_OPTIONS).code }
+  } catch (error) {
+    return { error: toStripError(error, 1, program.lines, program.lastLineLength) }
+  }
 }
 
-function strip(text: string, lineOffset: number, maxLine = Number.MAX_SAFE_INTEGER, lastLineLength = 0): StripResult {
-  try {
-    const result = transformSync(text, { loader: 'ts', target: TARGET, format: undefined, sourcemap: false, logLevel: 'silent' })
-    return { code: result.code }
-  } catch (error) {
-    return { error: toStripError(error, lineOffset, maxLine, lastLineLength) }
+/** Programs kept by {@link stripProgramCached} (least recently used first out). */
+const CACHE_ENTRIES = 64
+/** Longest program source {@link stripProgramCached} keeps (characters). */
+const CACHE_MAX_SOURCE = 16_384
+const cache = new Map<string, StripResult>()
+
+/**
+ * {@link stripProgram} through esbuild's asynchronous service (one round trip to the esbuild
+ * process; the synchronous call adds a hop through a helper thread), with the results of the last
+ * 64 programs up to 16 KiB kept, so a program run again (a retry, a repeated check) is not stripped
+ * again. The results are immutable. Never rejects.
+ */
+export async function stripProgramCached(source: string): Promise<StripResult> {
+  const cached = cache.get(source)
+  if (cached !== undefined) {
+    cache.delete(source)
+    cache.set(source, cached)
+    return cached
   }
+  const program = wrap(source)
+  let result: StripResult
+  try {
+    result = { code: (await transform(program.text, PROGRAM_OPTIONS)).code }
+  } catch (error) {
+    result = { error: toStripError(error, 1, program.lines, program.lastLineLength) }
+  }
+  if (source.length <= CACHE_MAX_SOURCE) {
+    cache.set(source, result)
+    if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
+  }
+  return result
 }
 
 function toStripError(error: unknown, lineOffset: number, maxLine: number, lastLineLength: number): StripError {

@@ -91,6 +91,18 @@ describe('model-facing output', () => {
     ])
     expect(results[3]!.isError && results[3]!.error.info?.code).toBe('CODE_RUN_FAILED')
   })
+
+  test('an unhandled rejection and a program that can never progress reach the model as failed runs', async () => {
+    await ptc({ limits: { wallMs: 2_147_483_647, computeMs: 2_000 } })
+    const results = await h.execute([
+      runCall("Promise.resolve().then(() => { notDefinedAnywhere() }); console.log('after'); return 'done'", 'u1'),
+      runCall("console.log('before'); await new Promise(() => {})", 'u2'),
+    ])
+    expect(results.map(text)).toEqual([
+      "Error: code run failed (exception): Uncaught (in promise) ReferenceError: 'notDefinedAnywhere' is not defined\nCaptured output:\nafter",
+      'Error: code run failed (timeout): the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)\nCaptured output:\nbefore',
+    ])
+  })
 })
 
 describe('the bridge', () => {

@@ -308,4 +308,22 @@ describe('QuickJS runtime: instance recycling', () => {
     expect((await runProgram(isolated, 'return 2')).value).toBe(2)
     expect(isolated.stats().modules).toEqual({ created: 2, dropped: 2, idle: 0, inUse: 0 })
   })
+
+  it('prepares the next run’s context in an idle instance, and the run that takes it starts clean', async () => {
+    const pool = new ModulePool()
+    const inProcess = createQuickJsRuntime({ pool, watchdog: false })
+    const first = await runProgram(inProcess, 'globalThis.leak = 41; Promise.prototype.then = null; return 1')
+    expect(first.value).toBe(1)
+    await new Promise((resolve) => setImmediate(resolve))
+    // The instance went back idle and a context was made in it after the run (not at the next one).
+    const entry = await pool.acquire(SMALL_LIMITS.memoryBytes)
+    const prepared = entry.prepared
+    expect(prepared?.ctx.alive).toBe(true)
+    pool.release(entry, true)
+    const second = await runProgram(inProcess, 'return [typeof globalThis.leak, typeof Promise.prototype.then, await Promise.resolve(2)]')
+    expect(second.value).toEqual(['undefined', 'function', 2])
+    // That very context served the run and was freed with it.
+    expect(prepared?.ctx.alive).toBe(false)
+    expect(inProcess.stats().modules).toEqual({ created: 1, dropped: 0, idle: 1, inUse: 0 })
+  })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PROGRAM_FUNCTION, stripProgram, stripTypes } from '../src/strip'
+import { PROGRAM_FUNCTION, stripProgram, stripProgramCached, stripTypes } from '../src/strip'
 
 describe('stripTypes', () => {
   it('removes annotations, interfaces, generics and as-casts', () => {
@@ -25,9 +25,12 @@ describe('stripTypes', () => {
 })
 
 describe('stripProgram', () => {
-  it('wraps the program as an async function body so top-level await and return work', () => {
+  it('wraps the program as an async function body so top-level await and return work, with async/await lowered', () => {
     const result = stripProgram('const v: number = await f()\nreturn v')
-    expect(result).toEqual({ code: `(async function ${PROGRAM_FUNCTION}() {\n  const v = await f();\n  return v;\n});\n` })
+    const code = 'code' in result ? result.code : ''
+    // esbuild's helper makes the promise through the global Promise (which the prelude tracks).
+    expect(code.startsWith('var __async = (__this, __arguments, generator) => {\n  return new Promise((resolve, reject) => {')).toBe(true)
+    expect(code.endsWith(`(function ${PROGRAM_FUNCTION}() {\n  return __async(this, null, function* () {\n    const v = yield f();\n    return v;\n  });\n});\n`)).toBe(true)
   })
 
   it('reports positions in the program, not in the wrapper', () => {
@@ -45,5 +48,17 @@ describe('stripProgram', () => {
   it('rejects module syntax inside the body', () => {
     const result = stripProgram('import fs from "fs"\nreturn fs')
     expect('error' in result && result.error.line).toBe(1)
+  })
+})
+
+describe('stripProgramCached', () => {
+  it('gives what stripProgram gives, and the kept result for a program seen again', async () => {
+    const source = `const n: number = await f()\nreturn n // ${Math.random()}`
+    const first = await stripProgramCached(source)
+    expect(first).toEqual(stripProgram(source))
+    expect(await stripProgramCached(source)).toBe(first)
+    const broken = 'const a = 1\nconst b: = 2'
+    expect(await stripProgramCached(broken)).toEqual(stripProgram(broken))
+    expect(await stripProgramCached(broken)).toBe(await stripProgramCached(broken))
   })
 })

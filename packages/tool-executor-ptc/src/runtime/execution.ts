@@ -10,12 +10,19 @@ import type { RunLimits } from '../limits'
 import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
 import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
-import type { ModulePool, SandboxModule } from './module-pool'
+import { takeContext, type ModulePool, type SandboxModule } from './module-pool'
 import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
 
 /** Longest error message a run reports (characters); longer ones are truncated. */
 export const MAX_MESSAGE_CHARS = 2_000
+
+/**
+ * The `timeout` message of a program that can never progress: its main promise is pending, no
+ * job is queued and no host call is in flight or waiting to be applied.
+ */
+export const STALLED_MESSAGE =
+  'the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)'
 
 /** An entry that runs program code: counted as compute time and guarded by the watchdog. */
 const GUEST_ENTRY = { counted: true, guarded: true } as const
@@ -40,6 +47,19 @@ export interface ExecutionArgs {
   readonly monitor?: EntryMonitor
   /** Called after every entry (the worker forwards printed lines from it). */
   readonly afterEntry?: () => void
+  /**
+   * How settled sub-calls are applied (default `immediate`): in one batch per event-loop turn
+   * (`setImmediate`), which keeps the thread responsive when tools resolve synchronously (B20),
+   * or in one batch per microtask checkpoint (`microtask`), for an engine in a worker, where every
+   * reply arrives in a message and so already in a turn of its own.
+   */
+  readonly wake?: 'immediate' | 'microtask'
+  /**
+   * When the instance, once released, prepares the next run's context (default `idle`): on a
+   * later event-loop turn (`setImmediate`), or at once after the result is delivered (`now`, for
+   * an engine in a worker, whose thread has nothing else to do).
+   */
+  readonly prepareNext?: 'idle' | 'now'
   readonly resolve: (output: RunOutput) => void
 }
 
@@ -54,6 +74,7 @@ export class Execution {
   private readonly handles: QuickJSHandle[] = []
   private serializeFn: QuickJSHandle | undefined
   private describeFn: QuickJSHandle | undefined
+  private unhandledFn: QuickJSHandle | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly deferreds = new Set<QuickJSDeferredPromise>()
   private readonly queue: Settlement[] = []
@@ -72,6 +93,7 @@ export class Execution {
   private wallDeadline: number
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
+  private wakeQueued = false
   /** Sub-calls the program issued (checked against maxSubCalls). */
   private subCalls = 0
   /** Sub-calls handed to a binding. */
@@ -117,17 +139,15 @@ export class Execution {
   // ---- setup -------------------------------------------------------------------------------
 
   private setupContext(): void {
-    const { module } = this.a.entry
     const limits = this.a.limits
-    const rt = module.newRuntime()
+    // A runtime and context with the prelude evaluated, made while the instance was idle (or now).
+    const { rt, ctx, preludeFn: evaluated } = takeContext(this.a.entry, this.a.prelude)
     this.rt = rt
+    this.ctx = ctx
+    const preludeFn = this.keep(evaluated)
     rt.setMemoryLimit(limits.memoryBytes)
     rt.setMaxStackSize(limits.stackBytes)
     rt.setInterruptHandler(this.interrupt)
-    const ctx = rt.newContext()
-    this.ctx = ctx
-
-    const preludeFn = this.keep(this.unwrap(ctx.evalCode(this.a.prelude, 'prelude.js'), 'prelude'))
     const hostCall = this.keep(ctx.newFunction('hostCall', (name, json) => this.hostCall(name, json)))
     const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
     const names = this.keep(ctx.newArray())
@@ -152,6 +172,7 @@ export class Execution {
     const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostCall, hostPrint, names, config), 'prelude'))
     this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
     this.describeFn = this.keep(ctx.getProp(api, 'describe'))
+    this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
   }
 
   private startProgram(): void {
@@ -263,7 +284,13 @@ export class Execution {
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
     const state = ctx.getPromiseState(this.mainPromise)
-    if (state.type === 'pending') return
+    if (state.type === 'pending') {
+      // Nothing in the engine can run again unless a host call settles: with none in flight and
+      // none waiting to be applied, the program can never progress (it awaits a promise that
+      // nothing will ever settle). End it now instead of at the wall limit.
+      if (this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      return
+    }
     this.callsClosed = true
     if (state.type === 'rejected') {
       const text = this.describe(state.error)
@@ -273,10 +300,30 @@ export class Execution {
     }
     const valueHandle = state.value
     try {
-      this.collect(valueHandle)
+      const unhandled = this.unhandledRejection()
+      if (unhandled !== undefined) this.failWith(unhandled)
+      else this.collect(valueHandle)
     } finally {
       valueHandle.dispose()
     }
+  }
+
+  /**
+   * The description of the first promise rejection the program left unhandled (the prelude
+   * tracks them; the main promise itself is excluded), `undefined` when there is none.
+   */
+  private unhandledRejection(): string | undefined {
+    const ctx = this.ctx
+    if (ctx === undefined || this.unhandledFn === undefined || this.mainPromise === undefined) return undefined
+    const found = ctx.callFunction(this.unhandledFn, ctx.undefined, this.mainPromise)
+    if (found.error !== undefined) {
+      const text = this.failure === undefined ? this.describe(found.error) : ''
+      found.error.dispose()
+      return this.failure === undefined ? text : undefined
+    }
+    const text = ctx.typeof(found.value) === 'string' ? ctx.getString(found.value) : undefined
+    found.value.dispose()
+    return text
   }
 
   /** Serializes the program's return value and checks the output budget. */
@@ -360,38 +407,39 @@ export class Execution {
         message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)`,
       })
     }
-    let arg: JsonValue
-    try {
-      arg = JSON.parse(json) as JsonValue
-    } catch {
-      return reject({ kind: 'invalid', message: `the argument of ${accessor(name)} is not JSON` })
-    }
     this.subCalls++
     this.inFlight++
     this.deferreds.add(deferred)
-    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is still open.
-    queueMicrotask(() => this.invoke(name, arg, json, deferred))
+    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is
+    // still open. The argument is parsed (and checked to be JSON) where the binding runs.
+    queueMicrotask(() => this.invoke(name, json, deferred))
     return deferred.handle
   }
 
-  private invoke(name: string, arg: JsonValue, json: string, deferred: QuickJSDeferredPromise): void {
+  private invoke(name: string, json: string, deferred: QuickJSDeferredPromise): void {
     if (this.finished || this.callsClosed) {
       this.inFlight--
       return
     }
     this.forwarded++
-    void this.host.call(name, arg, json).then((reply) => this.onHostSettled(deferred, reply))
+    void this.host.call(name, json).then((reply) => this.onHostSettled(deferred, reply))
   }
 
   private onHostSettled(deferred: QuickJSDeferredPromise, reply: HostReply): void {
     this.inFlight--
     if (this.finished) return
     this.queue.push({ ...reply, deferred })
-    this.wake ??= setImmediate(this.onWake)
+    if (this.a.wake !== 'microtask') {
+      this.wake ??= setImmediate(this.onWake)
+    } else if (!this.wakeQueued) {
+      this.wakeQueued = true
+      queueMicrotask(this.onWake)
+    }
   }
 
   private readonly onWake = (): void => {
     this.wake = undefined
+    this.wakeQueued = false
     if (this.finished) return
     this.enter(() => {
       const ctx = this.ctx as QuickJSContext
@@ -456,13 +504,9 @@ export class Execution {
   private wallTimeout(): RunError {
     // In a worker, "running" means the host function has not settled on the main thread (a call
     // or reply still in transit is not running); in-process the two counts are the same.
+    // (A program waiting on nothing that can settle never gets here: it is stopped at once, see STALLED_MESSAGE.)
     const running = this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning()
-    const waiting =
-      running > 0
-        ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
-        : !this.inEntry && this.queue.length === 0 && this.inFlight === 0
-          ? ' (the program was waiting on a promise that can never settle)'
-          : ''
+    const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
     return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
   }
 
@@ -515,12 +559,16 @@ export class Execution {
     }
     const oom = this.failure?.kind === 'memory'
     const disposed = this.dispose()
-    this.a.pool.release(this.a.entry, disposed && !oom)
+    const { pool, prelude } = this.a
+    pool.release(this.a.entry, disposed && !oom)
     const stats = { subCalls: this.forwarded, computeMs: this.computeUsed, wallMs: performance.now() - this.a.started }
     const logs = this.logs
     if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
     else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
     else this.a.resolve({ logs, stats })
+    // The result is delivered first: preparing the next run's context is not the caller's wait.
+    if (this.a.prepareNext === 'now') pool.prepareIdle(prelude)
+    else setImmediate(() => pool.prepareIdle(prelude)).unref()
   }
 
   /** Frees every handle, the context and the runtime. `false` when the instance must not be reused. */

@@ -20,14 +20,14 @@ export type HostReply = { readonly text: string } | { readonly rejection: GuestR
 
 /**
  * Where an engine sends the sub-calls of one run. `has` is checked synchronously at the call;
- * `call` receives the argument both parsed and as the JSON text the guest produced (checked
- * against `valueBytes` already) and never rejects.
+ * `call` receives the argument as the JSON text the guest produced (checked against `valueBytes`
+ * already; parsed where the binding runs, see {@link callBindingWithJson}) and never rejects.
  */
 export interface HostLink {
   /** The tool names, in the order the guest's `tools` object lists them. */
   readonly names: readonly string[]
   has(name: string): boolean
-  call(name: string, arg: JsonValue, json: string): Promise<HostReply>
+  call(name: string, json: string): Promise<HostReply>
 }
 
 /** A {@link HostLink} over in-process bindings. */
@@ -35,8 +35,22 @@ export function bindingsLink(bindings: Readonly<Record<string, HostFunction>>, v
   return {
     names: Object.keys(bindings),
     has: (name) => Object.prototype.hasOwnProperty.call(bindings, name),
-    call: (name, arg) => callBinding(bindings[name] as HostFunction, name, arg, valueBytes),
+    call: (name, json) => callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes),
   }
+}
+
+/**
+ * {@link callBinding} for an argument given as JSON text: text that does not parse is an
+ * `invalid` rejection (`the argument of tools.x is not JSON`) and the binding is not called.
+ */
+export function callBindingWithJson(binding: HostFunction, name: string, json: string, valueBytes: number): Promise<HostReply> {
+  let arg: JsonValue
+  try {
+    arg = JSON.parse(json) as JsonValue
+  } catch {
+    return Promise.resolve({ rejection: { kind: 'invalid', message: `the argument of ${accessor(name)} is not JSON` } })
+  }
+  return callBinding(binding, name, arg, valueBytes)
 }
 
 /**

@@ -19,6 +19,19 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
+ * - `api.unhandled(main)` returns `Uncaught (in promise) <description>` for the first promise
+ *   rejection the program left unhandled (`(and N more …)` when there are several), ignoring the
+ *   program's own promise `main`, or `undefined` when there is none.
+ *
+ * Unhandled rejections: the QuickJS build exposes no host rejection tracker, so the prelude
+ * tracks them in JavaScript. Programs are compiled with `async`/`await` lowered to generators
+ * (`strip.ts`), so every promise a program makes comes from the global `Promise`, which the
+ * prelude replaces by a tracking constructor over the intrinsic one (same prototype, same static
+ * methods, `instanceof` and `constructor` agree). A rejection is recorded when it happens (a
+ * `reject` call, an executor or `then` callback that throws, a promise adopting a rejected one)
+ * and forgotten as soon as a handler is attached (`then`, hence `catch`, `finally`, `await`,
+ * `Promise.all` and friends). Tool-call promises are made the same way. A program that replaces
+ * `Promise.prototype.then` or the global `Promise` itself only changes its own reports.
  */
 import { transformSync } from 'esbuild'
 
@@ -48,6 +61,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   var ErrorCtor = Error, TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, StringCtor = String;
   var apply = Reflect.apply, slice = String.prototype.slice, split = String.prototype.split, join = Array.prototype.join;
   var symbolToString = Symbol.prototype.toString;
+  var NativePromise = Promise, promiseProto = NativePromise.prototype, nativeThen = promiseProto.then, construct = Reflect.construct;
+  var handledSet = new WeakSet(), unhandledMap = new Map();
+  var weakHas = WeakSet.prototype.has, weakAdd = WeakSet.prototype.add;
+  var mapSet = Map.prototype.set, mapDelete = Map.prototype.delete, mapForEach = Map.prototype.forEach;
   var valueChars = config.valueBytes, outputChars = config.outputBytes, messageChars = config.messageChars;
   var maxSubCalls = config.maxSubCalls, issued = 0;
 
@@ -113,6 +130,83 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
       text = 'Uncaught exception (it could not be described)';
     }
     return clip(text, messageChars);
+  }
+
+  // ---- promise rejection tracking (see the module comment) ----
+  function isObjectLike(v) {
+    return v !== null && (typeof v === 'object' || typeof v === 'function');
+  }
+  function markHandled(p) {
+    apply(weakAdd, handledSet, [p]);
+    apply(mapDelete, unhandledMap, [p]);
+  }
+  function noteRejection(p, reason) {
+    if (!apply(weakHas, handledSet, [p])) apply(mapSet, unhandledMap, [p, reason]);
+  }
+  // Wraps a capability's resolve/reject so a rejection is recorded against the promise; a
+  // promise resolved with a native promise is recorded if that one rejects (it adopts it).
+  var TrackedPromise = function Promise(executor) {
+    if (new.target === undefined) throw new TypeErrorCtor("Promise constructor cannot be invoked without 'new'");
+    var target = new.target === TrackedPromise ? NativePromise : new.target;
+    if (typeof executor !== 'function') return construct(NativePromise, [executor], target);
+    var promise, early, settled = false;
+    var record = function (reason) {
+      if (promise === undefined) early = [reason];
+      else noteRejection(promise, reason);
+    };
+    promise = construct(NativePromise, [function (resolve, reject) {
+      var onResolve = function (value) {
+        if (!settled) {
+          settled = true;
+          if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, record]);
+        }
+        return resolve(value);
+      };
+      var onReject = function (reason) {
+        if (!settled) {
+          settled = true;
+          record(reason);
+        }
+        return reject(reason);
+      };
+      try { executor(onResolve, onReject); } catch (e) { onReject(e); }
+    }], target);
+    if (early !== undefined) noteRejection(promise, early[0]);
+    return promise;
+  };
+  defineProperty(TrackedPromise, 'name', { value: 'Promise', configurable: true });
+  defineProperty(TrackedPromise, 'prototype', { value: promiseProto, writable: false, enumerable: false, configurable: false });
+  defineProperty(TrackedPromise, Symbol.species, { get: function () { return this; }, configurable: true });
+  var promiseStatics = ['all', 'allSettled', 'any', 'race', 'resolve', 'reject', 'withResolvers'];
+  for (var ps = 0; ps < promiseStatics.length; ps++) {
+    var staticName = promiseStatics[ps];
+    if (typeof NativePromise[staticName] === 'function') defineProperty(TrackedPromise, staticName, { value: NativePromise[staticName], writable: true, configurable: true, enumerable: false });
+  }
+  defineProperty(promiseProto, 'constructor', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
+  defineProperty(promiseProto, 'then', {
+    value: { then: function (onFulfilled, onRejected) {
+      if (isObjectLike(this)) markHandled(this);
+      return apply(nativeThen, this, [onFulfilled, onRejected]);
+    } }.then,
+    writable: true, configurable: true, enumerable: false,
+  });
+  var rejectWith = NativePromise.reject;
+  function rejected(error) {
+    return apply(rejectWith, TrackedPromise, [error]);
+  }
+  function unhandled(main) {
+    apply(mapDelete, unhandledMap, [main]);
+    var count = 0, first;
+    apply(mapForEach, unhandledMap, [function (reason) { if (count++ === 0) first = reason; }]);
+    if (count === 0) return undefined;
+    var text;
+    try {
+      text = first instanceof ErrorCtor ? errorLine(first) : typeof first === 'string' ? first : format(first);
+    } catch (x) {
+      text = 'exception (it could not be described)';
+    }
+    var more = count === 1 ? '' : ' (and ' + (count - 1) + ' more unhandled rejection' + (count === 2 ? '' : 's') + ')';
+    return clip('Uncaught (in promise) ' + text + more, messageChars);
   }
 
   // Copies a value as plain JSON data, reading every property once. The JSON pointer of the
@@ -196,16 +290,23 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   }
   function makeTool(name, accessor) {
     var label = 'the argument of ' + accessor;
-    var tool = async function (args) {
-      var json = toJson(args === undefined ? {} : args, label);
-      if (json === undefined) throw new TypeErrorCtor(label + ' is not JSON: undefined');
-      if (json.length > valueChars) throw new RangeErrorCtor(label + ' is ' + json.length + ' characters, over the valueBytes limit of ' + valueChars + ' bytes');
-      // The host enforces the limit too; counting here spares a host round trip per refused call.
-      if (issued >= maxSubCalls) throw new RangeErrorCtor('sub-call limit reached: a run may make at most ' + maxSubCalls + ' tool calls (' + accessor + ' was not called)');
+    var onResult = function (text) { return parse(text); };
+    var onFailure = function (e) { throw toError(name, e); };
+    // The promise a call returns is the host promise's derived one, made through the tracking
+    // constructor (species), so a failure nobody handles is reported like any other rejection.
+    var tool = function (args) {
+      var json;
+      try {
+        json = toJson(args === undefined ? {} : args, label);
+        if (json === undefined) throw new TypeErrorCtor(label + ' is not JSON: undefined');
+        if (json.length > valueChars) throw new RangeErrorCtor(label + ' is ' + json.length + ' characters, over the valueBytes limit of ' + valueChars + ' bytes');
+        // The host enforces the limit too; counting here spares a host round trip per refused call.
+        if (issued >= maxSubCalls) throw new RangeErrorCtor('sub-call limit reached: a run may make at most ' + maxSubCalls + ' tool calls (' + accessor + ' was not called)');
+      } catch (e) {
+        return rejected(e);
+      }
       issued++;
-      var text;
-      try { text = await hostCall(name, json); } catch (e) { throw toError(name, e); }
-      return parse(text);
+      return apply(nativeThen, hostCall(name, json), [onResult, onFailure]);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
@@ -229,7 +330,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
       if (key in target || typeof key !== 'string' || key === 'then' || key === 'toJSON') return target[key];
       if (!(key in unknownTools)) {
         var message = 'Unknown tool ' + stringify(key) + '. ' + listed;
-        unknownTools[key] = async function () { throw new ToolCallError(key, message); };
+        unknownTools[key] = function () { return rejected(new ToolCallError(key, message)); };
       }
       return unknownTools[key];
     },
@@ -248,6 +349,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   defineProperty(G, 'tools', { value: tools, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'console', { value: consoleObject, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'ToolCallError', { value: ToolCallError, writable: true, configurable: true, enumerable: false });
+  defineProperty(G, 'Promise', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
 
   return freeze({
     serialize: function (value) {
@@ -256,5 +358,6 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
       return json.length > outputChars ? json.length : json;
     },
     describe: describe,
+    unhandled: unhandled,
   });
 })`

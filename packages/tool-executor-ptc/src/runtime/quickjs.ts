@@ -27,13 +27,12 @@
  * every sub-call argument and result; the sub-call count at the call.
  */
 import { DEFAULT_RUN_LIMITS, validateLimits, type RunLimits } from '../limits'
-import { stripProgram } from '../strip'
+import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
 import { preludeCode } from './prelude'
 import { bindingsLink } from './host-call'
 import type { CodeRuntime, RunInput, RunOutput } from './types'
-import { runGuarded } from './watchdog'
 import { WorkerPool } from './worker-host'
 
 export { MAX_MESSAGE_CHARS } from './execution'
@@ -93,9 +92,12 @@ export interface QuickJsCodeRuntime extends CodeRuntime {
   /** Current counters (tests, diagnostics). */
   stats(): QuickJsRuntimeStats
   /**
-   * Optional: compiles the WebAssembly binary, starts esbuild, prepares the prelude, starts the
-   * engine worker (or the `vm` watchdog), and readies one instance for runs with `memoryBytes`
-   * (default: the default limit), so the first run does not pay for them.
+   * Optional: runs one trivial program with `memoryBytes` (default: the default limit), which
+   * compiles the WebAssembly binary, starts esbuild, prepares the prelude, starts the engine worker
+   * (or the `vm` watchdog), readies one instance with a prepared context, and lets V8 compile the
+   * code of a run, so the first real run does not pay for them.
+   *
+   * @throws Error `the sandbox failed to warm up: <message>` when that run fails.
    */
   warmUp(memoryBytes?: number): Promise<void>
   /**
@@ -132,7 +134,8 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
       return { logs: [], error: { kind: 'exception', message: `invalid run limits: ${messageOf(error)}` } }
     }
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
-    const stripped = stripProgram(input.program)
+    const stripped = await stripProgramCached(input.program)
+    if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
     if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, started })
     let entry: SandboxModule
@@ -171,14 +174,11 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
       modules: thread === 'worker' ? (workers?.stats() ?? pool.stats()) : pool.stats(),
     }),
     warmUp: async (memoryBytes = DEFAULT_RUN_LIMITS.memoryBytes) => {
-      stripProgram('return 0')
-      preludeCode()
-      if (thread === 'worker') {
-        await workerPool().warmUp(memoryBytes)
-        return
-      }
-      if (watchdog) runGuarded(() => undefined, 1_000)
-      pool.release(await pool.acquire(memoryBytes), true)
+      // One trivial run through the whole path: esbuild's service, the prelude, the engine worker
+      // (or the watchdog), an instance for memoryBytes, and the code on both sides of the run
+      // compiled by V8; the instance then prepares the next run's context while idle.
+      const output = await run({ program: 'return 0', bindings: {}, signal: new AbortController().signal, limits: { ...DEFAULT_RUN_LIMITS, memoryBytes } })
+      if (output.error !== undefined) throw new Error(`the sandbox failed to warm up: ${output.error.message}`)
     },
     dispose: () => {
       pool.clear()

@@ -22,11 +22,10 @@ import { builtinModules, createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { build, type Plugin } from 'esbuild'
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, messageOf } from './execution'
-import { accessor, callBinding, clip, type HostReply } from './host-call'
+import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
 import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
@@ -129,16 +128,6 @@ export class WorkerPool {
     return output
   }
 
-  /** Starts a worker (if none is idle) and readies one QuickJS instance with `memoryBytes` in it. */
-  async warmUp(memoryBytes: number): Promise<void> {
-    const worker = await this.acquire()
-    try {
-      await worker.warm(memoryBytes)
-    } finally {
-      this.release(worker)
-    }
-  }
-
   /** Terminates idle workers; busy ones are terminated when their run ends. */
   dispose(): void {
     for (const worker of this.idle.splice(0)) this.retire(worker)
@@ -225,7 +214,6 @@ class EngineWorker {
   private readonly monitor = new EntryMonitor()
   private nextRunId = 0
   private active: ActiveRun | undefined
-  private warming: { resolve: () => void; reject: (error: Error) => void } | undefined
   /** Terminated (by the watchdog, an error, or disposal). */
   dead = false
   /** Terminate when the current run ends (the pool was disposed during it). */
@@ -261,13 +249,6 @@ class EngineWorker {
 
   poolStats(): ModulePoolStats {
     return this.monitor.poolStats()
-  }
-
-  warm(memoryBytes: number): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.warming = { resolve, reject }
-      this.post({ type: 'warm', memoryBytes })
-    })
   }
 
   /** Runs one program; never rejects. */
@@ -380,13 +361,6 @@ class EngineWorker {
   }
 
   private onMessage(message: FromEngine): void {
-    if (message.type === 'warmed') {
-      const warming = this.warming
-      this.warming = undefined
-      if (message.error === undefined) warming?.resolve()
-      else warming?.reject(new Error(message.error))
-      return
-    }
     const run = this.active
     if (run === undefined || run.runId !== message.runId) return
     switch (message.type) {
@@ -412,19 +386,13 @@ class EngineWorker {
   private forward(run: ActiveRun, callId: number, name: string, json: string): void {
     if (run.closed) return
     const binding = Object.prototype.hasOwnProperty.call(run.bindings, name) ? run.bindings[name] : undefined
-    let arg: JsonValue
-    try {
-      arg = JSON.parse(json) as JsonValue
-    } catch {
-      arg = null
-    }
     run.forwarded++
     run.inFlight++
     this.monitor.addHostRunning(1)
     const reply: Promise<HostReply> =
       binding === undefined
         ? Promise.resolve({ rejection: { kind: 'invalid', message: `${accessor(name)} is not a tool of this run` } })
-        : callBinding(binding, name, arg, run.request.limits.valueBytes)
+        : callBindingWithJson(binding, name, json, run.request.limits.valueBytes)
     void reply.then((r) => {
       run.inFlight--
       if (this.active !== run) return
@@ -443,9 +411,6 @@ class EngineWorker {
   private onCrash(error: Error): void {
     const wasDead = this.dead
     this.dead = true
-    const warming = this.warming
-    this.warming = undefined
-    warming?.reject(error)
     const run = this.active
     if (run === undefined || wasDead) return
     const oom = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'

@@ -10,7 +10,6 @@
  * {@link WORKER_MARKER}; anywhere else importing it does nothing.
  */
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads'
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
 import { EntryMonitor } from './entry-monitor'
 import { Execution, messageOf } from './execution'
@@ -36,7 +35,6 @@ export interface EngineWorkerData {
 
 /** Messages from the main thread. */
 export type ToEngine =
-  | { readonly type: 'warm'; readonly memoryBytes: number }
   | {
       readonly type: 'run'
       readonly runId: number
@@ -50,7 +48,6 @@ export type ToEngine =
 
 /** Messages to the main thread. */
 export type FromEngine =
-  | { readonly type: 'warmed'; readonly error?: string }
   | { readonly type: 'calls'; readonly runId: number; readonly calls: readonly SubCallMessage[] }
   | { readonly type: 'logs'; readonly runId: number; readonly lines: readonly string[] }
   | { readonly type: 'done'; readonly runId: number; readonly output: RunOutput }
@@ -103,7 +100,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     const host: HostLink = {
       names: message.names,
       has: (name) => names.has(name),
-      call: (name, _arg: JsonValue, json) =>
+      call: (name, json) =>
         new Promise<HostReply>((resolve) => {
           const callId = ++nextCallId
           run.replies.set(callId, resolve)
@@ -124,6 +121,8 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       watchdog: false,
       graceMs: message.graceMs,
       monitor,
+      wake: 'microtask',
+      prepareNext: 'now',
       afterEntry: () => {
         const printed = execution.printed()
         if (printed.length > sent) {
@@ -157,16 +156,6 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       }
       case 'abort':
         if (current?.runId === message.runId) current.abort.abort()
-        return
-      case 'warm':
-        pool.acquire(message.memoryBytes).then(
-          (entry) => {
-            pool.release(entry, true)
-            publish()
-            send({ type: 'warmed' })
-          },
-          (error: unknown) => send({ type: 'warmed', error: messageOf(error) }),
-        )
         return
     }
   })
