@@ -1,0 +1,95 @@
+/**
+ * Python identifiers for tool and argument names. The SDK shows the sanitised names; the
+ * runtime maps them back to the real ones on every call, so both must come from here.
+ *
+ * Rules: ASCII letters, digits and `_` are kept and every other character (Unicode included:
+ * Python would NFKC-normalise it, so two different tool names could become one identifier)
+ * becomes `_`; a leading digit gets a `_` prefix; an empty name becomes `tool` / `arg`; a
+ * keyword (`class`, `from`, `None`, …) gets a `_` suffix; a leading `__` gets a `t` prefix
+ * (inside `class tools:` Python would mangle it); a name taken by an earlier one (in
+ * lexicographic order of the original names) gets `_2`, `_3`, ….
+ */
+import type { SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
+
+/** Python's hard keywords (3.14): never valid identifiers. */
+export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else', 'except',
+  'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise', 'return', 'try',
+  'while', 'with', 'yield',
+])
+
+/** Whether `name` can be written as a Python identifier as is (ASCII, not a keyword). */
+export function isPlainIdentifier(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !PYTHON_KEYWORDS.has(name)
+}
+
+/** The sanitised form of one name (see the module comment), before collision suffixes. */
+export function pythonIdentifier(name: string, fallback: string): string {
+  let id = name.replace(/[^A-Za-z0-9_]/g, '_')
+  if (id === '') id = fallback
+  if (/^[0-9]/.test(id)) id = `_${id}`
+  if (id.startsWith('__')) id = `t${id}`
+  if (PYTHON_KEYWORDS.has(id)) id = `${id}_`
+  return id
+}
+
+/** Assigns unique identifiers to `names` (in lexicographic order of the names); returns name → identifier. */
+export function uniqueIdentifiers(names: readonly string[], fallback: string, taken: Iterable<string> = []): Map<string, string> {
+  const used = new Set(taken)
+  const out = new Map<string, string>()
+  for (const name of [...new Set(names)].sort(compare)) {
+    const base = pythonIdentifier(name, fallback)
+    let id = base
+    for (let i = 2; used.has(id); i++) id = `${base}_${i}`
+    used.add(id)
+    out.set(name, id)
+  }
+  return out
+}
+
+/** One tool as a program calls it. */
+export interface PythonToolName {
+  /** The tool's real name (the binding key). */
+  readonly name: string
+  /** `tools.<py>` in the program. */
+  readonly py: string
+  /** Keyword argument → JSON property name, for the keywords that differ from their property. */
+  readonly renamed: Readonly<Record<string, string>>
+}
+
+/** The identifiers of a tool set: tool names and top-level argument names, mapped both ways. */
+export function pythonToolNames(tools: readonly SdkTool[]): PythonToolName[] {
+  const names = tools.map((t) => (typeof t?.name === 'string' ? t.name : String(t?.name)))
+  const toolIds = uniqueIdentifiers(names, 'tool')
+  return tools.map((tool, i) => {
+    const name = names[i] as string
+    const renamed: Record<string, string> = {}
+    for (const [json, py] of argumentIdentifiers(tool.parameters)) if (json !== py) renamed[py] = json
+    return { name, py: toolIds.get(name) as string, renamed }
+  })
+}
+
+/** JSON property → keyword identifier for the top-level properties of an argument schema. */
+export function argumentIdentifiers(parameters: unknown): Map<string, string> {
+  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) return new Map()
+  const props = (parameters as { properties?: unknown }).properties
+  const required = (parameters as { required?: unknown }).required
+  const names: string[] = []
+  if (props !== null && typeof props === 'object' && !Array.isArray(props)) names.push(...Object.keys(props))
+  if (Array.isArray(required)) for (const r of required) if (typeof r === 'string') names.push(r)
+  // Plain names keep themselves; only the others are renamed, around them.
+  const plain = names.filter(isPlainIdentifier)
+  const out = new Map<string, string>(plain.map((n) => [n, n]))
+  for (const [json, py] of uniqueIdentifiers(
+    names.filter((n) => !isPlainIdentifier(n)),
+    'arg',
+    plain,
+  ))
+    out.set(json, py)
+  return out
+}
+
+/** Ordinal string comparison (UTF-16 code units), as the TypeScript SDK sorts. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
