@@ -18,7 +18,13 @@
 export const PY_PRELUDE = String.raw`
 import ast as _ast, asyncio as _asyncio, builtins as _builtins, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
 
-BLOCKED = ('js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'dsh_runtime')
+BLOCKED = ('js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'socket', '_socket', 'ssl', '_ssl')
+
+# os functions that would start processes or signal them: each raises in a program.
+PROCESS_FUNCTIONS = ('system', 'popen', 'fork', 'forkpty', 'kill', 'killpg', 'execl', 'execle', 'execlp', 'execlpe', 'execv', 'execve', 'execvp', 'execvpe', 'spawnl', 'spawnle', 'spawnlp', 'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'posix_spawn', 'posix_spawnp', 'startfile')
+
+# Directories left out of the file-system baseline (device and process views).
+FS_SKIP = ('/dev', '/proc')
 
 def _blocked(name):
     top = name.partition('.')[0]
@@ -55,6 +61,15 @@ def install(host_call, host_print, config_json):
             raise ModuleNotFoundError(f"module {name!r} is not available in run_code programs", name=name)
         return real_import(name, globals, locals, fromlist, level)
 
+    def ignore_interrupt(signum, frame):
+        pass
+
+    def no_process(fn):
+        def refused(*args, **kwargs):
+            raise PermissionError(f'os.{fn} is not available in run_code programs')
+        refused.__name__ = fn
+        return refused
+
     def no_input(*args):
         raise EOFError('EOF when reading a line (run_code programs have no input)')
 
@@ -62,6 +77,39 @@ def install(host_call, host_print, config_json):
         return text if len(text) <= message_chars else text[:message_chars] + '… (truncated)'
 
     # ---- baseline: what every run starts from ----------------------------------------------
+    def files():
+        """Every path of the in-memory file system (but /dev, /proc) → (mtime_ns, size) of files, None for directories."""
+        out = {}
+        for root, dirs, names in _os.walk('/'):
+            dirs[:] = [d for d in dirs if _os.path.join(root, d) not in FS_SKIP]
+            for d in dirs:
+                out[_os.path.join(root, d)] = None
+            for n in names:
+                path = _os.path.join(root, n)
+                try:
+                    st = _os.lstat(path)
+                    out[path] = (st.st_mtime_ns, st.st_size)
+                except OSError:
+                    out[path] = (-1, -1)
+        return out
+
+    def restore_files(base):
+        """Deletes what a run created; False when it changed or removed a baseline file."""
+        now = files()
+        clean = True
+        for path in sorted((p for p in now if p not in base), key=len, reverse=True):
+            try:
+                if now[path] is None:
+                    _os.rmdir(path)
+                else:
+                    _os.unlink(path)
+            except OSError:
+                clean = False
+        for path, meta in base.items():
+            if now.get(path, 'gone') != meta:
+                clean = False
+        return clean
+
     def baseline():
         mods = dict(_sys.modules)
         state['base'] = {
@@ -70,6 +118,7 @@ def install(host_call, host_print, config_json):
             'path': list(_sys.path), 'meta_path': list(_sys.meta_path), 'path_hooks': list(_sys.path_hooks),
             'environ': dict(_os.environ), 'recursion': _sys.getrecursionlimit(), 'cwd': _os.getcwd(),
             'tasks': set(_asyncio.all_tasks(loop)),
+            'files': files(),
         }
 
     def restore():
@@ -95,16 +144,14 @@ def install(host_call, host_print, config_json):
             _os.environ.clear()
             _os.environ.update(base['environ'])
         _sys.setrecursionlimit(base['recursion'])
-        _sys.settrace(None)
-        _sys.setprofile(None)
         try:
             _os.chdir(base['cwd'])
         except OSError as e:
             tainted.append(f'chdir: {e}')
-        try:
-            _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-        except Exception as e:
-            tainted.append(f'signal: {e}')
+        if not restore_files(base['files']):
+            tainted.append('the run changed files of the baseline')
+        _sys.settrace(None)
+        _sys.setprofile(None)
         return tainted
 
     # ---- JSON ------------------------------------------------------------------------------
@@ -179,6 +226,7 @@ def install(host_call, host_print, config_json):
             self.failure = None
             self.issued = 0
             self.task = None
+            self.program = None
             self.stopped = False
 
         def fail(self, kind, message):
@@ -341,6 +389,9 @@ def install(host_call, host_print, config_json):
         _sys.stdout = _sys.stderr = capture
         _sys.stdin = _io.StringIO('')
         _Finder.active = True
+        for fn in PROCESS_FUNCTIONS:
+            if hasattr(_os, fn):
+                setattr(_os, fn, no_process(fn))
         hidden = {}
         for name in list(_sys.modules):
             if _blocked(name):
@@ -396,20 +447,31 @@ def install(host_call, host_print, config_json):
 
     async def outer(run, before):
         out = None
+        run.program = loop.create_task(main(run))
         try:
-            out = await main(run)
+            out = await run.program
+        except _asyncio.CancelledError:
+            run.fail('abort', 'the run was aborted')
         except BaseException as e:
             run.fail('exception', clip(f'{type(e).__name__}: {e}'))
+        # From here on the host's interrupts (a stop that arrived while the program was idle)
+        # must not disturb the clean-up: SIGINT is ignored until the next run starts.
         tainted = []
-        try:
-            if await settle_tasks(before):
-                tainted.append('a task of the run would not stop')
-        except BaseException as e:
-            tainted.append(f'tasks: {e!r}')
-        try:
-            tainted += restore()
-        except BaseException as e:
-            tainted.append(f'restore: {e!r}')
+        for attempt in range(5):
+            try:
+                _signal.signal(_signal.SIGINT, ignore_interrupt)
+                _Finder.active = False
+                tainted = []
+                if await settle_tasks(before):
+                    tainted.append('a task of the run would not stop')
+                tainted += restore()
+                _signal.signal(_signal.SIGINT, ignore_interrupt)
+                break
+            except KeyboardInterrupt:
+                tainted = ['interrupted during clean-up']
+            except BaseException as e:
+                tainted = [f'clean-up: {e!r}']
+                break
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
         if run.failure is not None:
             result['error'] = run.failure
@@ -419,6 +481,7 @@ def install(host_call, host_print, config_json):
         return _json.dumps(result, ensure_ascii=False)
 
     def start(spec_json):
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
         spec = _json.loads(spec_json)
         run = Run(spec)
         state['run'] = run
@@ -431,6 +494,8 @@ def install(host_call, host_print, config_json):
         if run is not None:
             run.stopped = True
             run.fail('abort', 'the run was aborted')
+            if run.program is not None:
+                run.program.cancel()
 
     def printed():
         run = state['run']

@@ -44,7 +44,7 @@ export interface PythonRuntimeOptions {
    * worker is terminated and replaced (ms, default 200).
    */
   readonly graceMs?: number
-  /** Workers running programs at once (default 1); further runs wait for a free worker (their wall time runs while they wait). */
+  /** Workers running programs at once (default 1); further runs wait for a free worker (their wall time starts when their program does). */
   readonly maxWorkers?: number
   /**
    * Where the Pyodide memory snapshot is cached across processes (a directory), or `false` to
@@ -145,7 +145,6 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
 
   const run = async (input: RunInput): Promise<RunOutput> => {
     activeRuns++
-    const startedAt = performance.now()
     try {
       let limits: Readonly<Required<RunLimits>>
       try {
@@ -163,7 +162,8 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
       worker.ref()
       try {
         if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
-        return await worker.run(input, limits, toolTable(input), startedAt)
+        // The wall clock starts with the program: time spent waiting for a (re)started worker is not the program's.
+        return await worker.run(input, limits, toolTable(input), performance.now())
       } finally {
         release(worker)
       }
@@ -520,6 +520,7 @@ class PyWorker {
   }
 
   private kill(run: ActiveRun): void {
+    if (process.env.PYDEBUG) console.error('kill', run.runId)
     const stats = this.stats(run)
     this.mustRetire = true
     this.terminate()
@@ -601,6 +602,7 @@ class PyWorker {
   }
 
   private onCrash(error: Error): void {
+    if (process.env.PYDEBUG) console.error('crash', error)
     const wasDead = this.dead
     this.dead = true
     const run = this.active

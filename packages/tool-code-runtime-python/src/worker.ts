@@ -24,6 +24,9 @@ export const PY_WORKER_MARKER = 'dsh-python-worker'
 /** Standard-library modules imported before the snapshot is taken (so runs do not pay for them). */
 export const PRELOADED_MODULES = ['asyncio', 'ast', 'json', 'math', 'io', 'traceback', 'typing', 're', 'collections', 'itertools', 'functools', 'datetime', 'statistics', 'random', 'string', 'textwrap', 'dataclasses', 'decimal', 'fractions', 'operator', 'copy', 'heapq', 'bisect']
 
+/** The program a worker runs once before it reports ready. */
+const WARM_PROGRAM = 'import asyncio\nawait asyncio.gather(asyncio.sleep(0))\nprint("ready", 1)\ntry:\n    await tools.missing()\nexcept ToolCallError as e:\n    pass\nreturn {"ok": [1, 2.5, None, True]}'
+
 /** What the main thread passes to a worker. */
 export interface PyWorkerData {
   readonly marker: typeof PY_WORKER_MARKER
@@ -90,6 +93,9 @@ interface PyProxyLike {
 
 /** Runs the engine on `port`. */
 export async function servePython(port: MessagePort, data: PyWorkerData): Promise<void> {
+  // A rejection nobody handles (Pyodide's promise glue when a run is cancelled) must not end the
+  // worker: Node's default would terminate the thread with the run still settling.
+  process.on('unhandledRejection', () => undefined)
   const send = (message: FromPyWorker, transfer?: ArrayBuffer[]): void => port.postMessage(message, transfer ?? [])
   // The hard memory cap: WebAssembly.Memory#grow refuses to pass `cap`; Emscripten then reports
   // an allocation failure and CPython raises MemoryError.
@@ -158,8 +164,17 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
   baseline()
-  pyodide.setInterruptBuffer(new Int32Array(data.interrupt))
+  const interrupt = new Int32Array(data.interrupt)
+  pyodide.setInterruptBuffer(interrupt)
   hardenRealm(pyodide as unknown as Record<string, unknown>)
+  // One run through the whole path (compile, exec, await, print, JSON), so the first real run
+  // does not pay for the code paths WebAssembly and CPython touch for the first time.
+  const warm = start(JSON.stringify({ code: WARM_PROGRAM, tools: [], valueBytes: 1024, outputBytes: 1024, maxSubCalls: 1 }))
+  try {
+    await warm
+  } finally {
+    warm.destroy()
+  }
   const memory = (): number => (pyodide as unknown as { _module: { HEAP8: Int8Array } })._module.HEAP8.buffer.byteLength
   const baselineBytes = memory()
   send(made === undefined ? { type: 'ready', baselineBytes } : { type: 'ready', baselineBytes, snapshot: made }, made === undefined ? [] : [made.buffer as ArrayBuffer])
@@ -188,7 +203,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
       outcome = { logs: [], error: { kind: 'exception', message: `sandbox internal error: ${error instanceof Error ? error.message.split('\n').filter(Boolean).pop() : String(error)}` }, tainted: 'the run failed inside the runtime' }
     }
     current = undefined
-    Atomics.store(new Int32Array(data.interrupt), 0, 0)
+    Atomics.store(interrupt, 0, 0)
     for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run has finished"}')
     send({ type: 'done', runId: message.runId, ...outcome, capReached: refused > refusedAtStart })
   }
@@ -211,9 +226,16 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
       case 'abort': {
         const state = current
         if (state === undefined || state.runId !== message.runId) return
-        abort()
         for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run was aborted"}')
         state.replies.clear()
+        // The program is idle here (this handler runs between its steps): a pending SIGINT would
+        // only land in the call below, so it is cleared; the host signals again while the run lasts.
+        Atomics.store(interrupt, 0, 0)
+        try {
+          abort()
+        } catch {
+          // An interrupt that arrived meanwhile; the run is stopped either way.
+        }
         return
       }
     }
@@ -257,7 +279,7 @@ export function hardenRealm(pyodide: Record<string, unknown>): void {
     }
   }
   const proc = process as unknown as Record<string, unknown>
-  for (const key of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'reallyExit', 'exit', 'abort', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'send', 'disconnect']) {
+  for (const key of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', 'chdir', 'setuid', 'setgid', 'seteuid', 'setegid', 'setgroups', 'initgroups', 'send', 'disconnect']) {
     try {
       Object.defineProperty(proc, key, { value: refuse(`process.${key}`), writable: false, configurable: false })
     } catch {
