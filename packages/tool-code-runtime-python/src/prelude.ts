@@ -16,12 +16,15 @@
  *   reset (the worker is then replaced).
  */
 export const PY_PRELUDE = String.raw`
-import ast as _ast, asyncio as _asyncio, builtins as _builtins, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
+import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
 
 BLOCKED = ('js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'socket', '_socket', 'ssl', '_ssl')
 
 # os functions that would start processes or signal them: each raises in a program.
 PROCESS_FUNCTIONS = ('system', 'popen', 'fork', 'forkpty', 'kill', 'killpg', 'execl', 'execle', 'execlp', 'execlpe', 'execv', 'execve', 'execvp', 'execvpe', 'spawnl', 'spawnle', 'spawnlp', 'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'posix_spawn', 'posix_spawnp', 'startfile')
+
+# The highest recursion limit a program may set.
+MAX_RECURSION = 5000
 
 # Directories left out of the file-system baseline (device and process views).
 FS_SKIP = ('/dev', '/proc')
@@ -63,6 +66,22 @@ def install(host_call, host_print, config_json):
 
     def ignore_interrupt(signum, frame):
         pass
+
+    real_setrecursionlimit = _sys.setrecursionlimit
+    real_sleep = _time.sleep
+
+    def clamped_recursion_limit(limit):
+        """sys.setrecursionlimit, clamped to MAX_RECURSION (deeper Python recursion overflows the WebAssembly stack)."""
+        real_setrecursionlimit(min(int(limit), MAX_RECURSION))
+
+    def interruptible_sleep(seconds):
+        """time.sleep in 10 ms slices, so the host's interrupt stops it (it blocks: it counts as compute time)."""
+        end = _time.monotonic() + seconds
+        while True:
+            left = end - _time.monotonic()
+            if left <= 0:
+                return
+            real_sleep(min(left, 0.01))
 
     def no_process(fn):
         def refused(*args, **kwargs):
@@ -121,7 +140,15 @@ def install(host_call, host_print, config_json):
             'files': files(),
         }
 
-    def restore():
+    bdict = _builtins.__dict__
+    bsnap = dict(bdict)
+    bclear = bdict.clear
+    bupdate = bdict.update
+
+    def restore(files=True):
+        # builtins first, with bound methods only: the program may have deleted len, dict, any, ….
+        bclear()
+        bupdate(bsnap)
         base = state['base']
         tainted = []
         for name in list(_sys.modules):
@@ -148,7 +175,7 @@ def install(host_call, host_print, config_json):
             _os.chdir(base['cwd'])
         except OSError as e:
             tainted.append(f'chdir: {e}')
-        if not restore_files(base['files']):
+        if files and not restore_files(base['files']):
             tainted.append('the run changed files of the baseline')
         _sys.settrace(None)
         _sys.setprofile(None)
@@ -384,6 +411,7 @@ def install(host_call, host_print, config_json):
         code = spec['code']
         g = {'__name__': '__main__', '__builtins__': fresh_builtins(), 'tools': make_tools(run), 'ToolCallError': ToolCallError, '__dsh_star_import__': star_import}
         value = None
+        caught = None
         capture = Capture(run)
         saved = (_sys.stdout, _sys.stderr, _sys.stdin)
         _sys.stdout = _sys.stderr = capture
@@ -392,6 +420,8 @@ def install(host_call, host_print, config_json):
         for fn in PROCESS_FUNCTIONS:
             if hasattr(_os, fn):
                 setattr(_os, fn, no_process(fn))
+        _sys.setrecursionlimit = clamped_recursion_limit
+        _time.sleep = interruptible_sleep
         hidden = {}
         for name in list(_sys.modules):
             if _blocked(name):
@@ -404,30 +434,34 @@ def install(host_call, host_print, config_json):
                 value = await program()
             except SystemExit as e:
                 if e.code not in (None, 0):
-                    run.fail('exception', describe(e, code))
+                    caught = e
             except _Stop:
                 pass
             except BaseException as e:
-                if run.failure is None:
-                    run.fail('exception', describe(e, code))
-            if run.failure is None and run.partial:
-                try:
-                    run.add_line(run.partial)
-                except _Stop:
-                    pass
-                run.partial = ''
-            out = None
-            if run.failure is None and value is not None:
-                try:
-                    out = dumps(to_plain(value, 'the return value'))
-                except TypeError as e:
-                    run.fail('invalid-output', clip(str(e)))
-                except RecursionError:
-                    run.fail('invalid-output', 'the return value is nested too deeply')
+                caught = e
         finally:
             _Finder.active = False
             _sys.modules.update(hidden)
             _sys.stdout, _sys.stderr, _sys.stdin = saved
+            # The program may have broken builtins or modules this code uses (del builtins.len,
+            # json.dumps = None): the baseline comes back before its value is converted.
+            restore(files=False)
+        if caught is not None and run.failure is None:
+            run.fail('exception', describe(caught, code))
+        if run.failure is None and run.partial:
+            try:
+                run.add_line(run.partial)
+            except _Stop:
+                pass
+            run.partial = ''
+        out = None
+        if run.failure is None and value is not None:
+            try:
+                out = dumps(to_plain(value, 'the return value'))
+            except TypeError as e:
+                run.fail('invalid-output', clip(str(e)))
+            except RecursionError:
+                run.fail('invalid-output', 'the return value is nested too deeply')
         return out
 
     async def settle_tasks(before):

@@ -458,8 +458,15 @@ class PyWorker {
       return
     }
     if (performance.now() >= run.startedAt + run.limits.wallMs) {
+      // As the TypeScript runtime words it: tool calls still running, or (no call running and the
+      // worker mostly idle) a program waiting on something that can never settle.
       const running = run.inFlight
-      const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
+      const waiting =
+        running > 0
+          ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
+          : this.computeMs(run) < run.limits.wallMs / 2
+            ? ' (the program was waiting on a promise that can never settle)'
+            : ''
       this.stop(run, { kind: 'timeout', message: `wall time limit of ${run.limits.wallMs} ms exceeded${waiting}` })
       return
     }
@@ -520,7 +527,6 @@ class PyWorker {
   }
 
   private kill(run: ActiveRun): void {
-    if (process.env.PYDEBUG) console.error('kill', run.runId)
     const stats = this.stats(run)
     this.mustRetire = true
     this.terminate()
@@ -544,14 +550,18 @@ class PyWorker {
         run.logs.push(...message.lines)
         return
       case 'done': {
-        if (process.env.PYDEBUG) console.error('done', JSON.stringify(message).slice(0, 300))
         if (message.tainted !== '') this.mustRetire = true
         const stats = this.stats(run)
         const logs = [...message.logs]
         const error = run.override ?? this.classify(run, message)
         if (error !== undefined) return this.settle(run, { logs, error, stats })
         if (message.value === undefined) return this.settle(run, { logs, stats })
-        const value = JSON.parse(message.value) as JsonValue
+        let value: JsonValue
+        try {
+          value = JSON.parse(message.value) as JsonValue
+        } catch {
+          return this.settle(run, { logs, error: { kind: 'invalid-output', message: 'the return value is not JSON' }, stats })
+        }
         const rendered = renderValue(value)
         const bytes = logs.reduce((n, l, i) => n + Buffer.byteLength(l) + (i > 0 ? 1 : 0), 0)
         const total = bytes + (rendered === '' ? 0 : Buffer.byteLength(rendered) + (logs.length > 0 ? 1 : 0))
@@ -583,10 +593,18 @@ class PyWorker {
     const py = `tools.${run.names.get(name) ?? name}`
     run.forwarded++
     run.inFlight++
+    let arg: JsonValue | undefined
+    try {
+      arg = JSON.parse(json) as JsonValue
+    } catch {
+      arg = undefined
+    }
     const reply: Promise<string> =
       binding === undefined
         ? Promise.resolve(`E${JSON.stringify({ kind: 'invalid', message: `${py} is not a tool of this run` })}`)
-        : callHost(binding, name, py, JSON.parse(json) as JsonValue, run.limits.valueBytes)
+        : arg === undefined
+          ? Promise.resolve(`E${JSON.stringify({ kind: 'invalid', message: `the argument of ${py} is not JSON` })}`)
+          : callHost(binding, name, py, arg, run.limits.valueBytes)
     void reply.then((text) => {
       run.inFlight--
       if (this.active !== run || run.closed) return
@@ -602,7 +620,6 @@ class PyWorker {
   }
 
   private onCrash(error: Error): void {
-    if (process.env.PYDEBUG) console.error('crash', error)
     const wasDead = this.dead
     this.dead = true
     const run = this.active

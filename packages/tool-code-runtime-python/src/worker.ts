@@ -255,7 +255,7 @@ export function hardenRealm(pyodide: Record<string, unknown>): void {
   for (const key of ['loadPackage', 'loadPackagesFromImports', 'mountNodeFS', 'mountNativeFS', 'unpackArchive', 'registerJsModule', 'runPython', 'runPythonAsync', 'pyimport', 'setInterruptBuffer', 'setStdin', 'setStdout', 'setStderr']) {
     if (key in pyodide) {
       try {
-        Object.defineProperty(pyodide, key, { value: refuse(`pyodide.${key}`), writable: false, configurable: false })
+        Object.defineProperty(pyodide, key, { value: refuse(`pyodide.${key}`), writable: false, configurable: true })
       } catch {
         // A non-configurable property stays; the others are still removed.
       }
