@@ -62,7 +62,7 @@ export interface PythonRuntimeStats {
   readonly activeRuns: number
   /** Workers started so far (first boot, growth, replacements). */
   readonly workersStarted: number
-  /** Workers terminated because a run would not stop or left state behind. */
+  /** Workers terminated because a run would not stop, left state behind, or crashed the worker. */
   readonly workersReplaced: number
   /** Whether workers start from a memory snapshot. */
   readonly snapshot: 'none' | 'memory' | 'cache'
@@ -116,7 +116,7 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
   const release = (worker: PyWorker): void => {
     busy.delete(worker)
     if (worker.dead || worker.mustRetire) {
-      if (worker.mustRetire && !worker.dead) replaced++
+      if (worker.mustRetire) replaced++
       worker.terminate()
       // Keep capacity: a replacement boots now (from the snapshot) so the next run does not wait for it.
       if (!disposed) spawn()
