@@ -69,11 +69,62 @@ export function pythonToolNames(tools: readonly SdkTool[]): PythonToolName[] {
   })
 }
 
-/** JSON property → keyword identifier for the top-level properties of an argument schema. */
-export function argumentIdentifiers(parameters: unknown): Map<string, string> {
-  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) return new Map()
-  const props = (parameters as { properties?: unknown }).properties
-  const required = (parameters as { required?: unknown }).required
+/** A JSON Schema object node. */
+export type Schema = { readonly [keyword: string]: unknown }
+
+/** Whether `value` is a JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Schema {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** Resolves a local `$ref` (`#`, `#/…` JSON pointer) against `root`; `undefined` for anything else. */
+export function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root
+  if (!ref.startsWith('#/')) return undefined
+  let node: unknown = root
+  for (const raw of ref.slice(2).split('/')) {
+    let token: string
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+    } catch {
+      return undefined
+    }
+    if (Array.isArray(node)) {
+      const index = Number(token)
+      if (!Number.isInteger(index)) return undefined
+      node = node[index]
+    } else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token]
+    else return undefined
+  }
+  return node
+}
+
+/** One object schema from `schema` and the object branches of `all` (local refs resolved against `root`); `undefined` when a branch has no properties. */
+export function mergeAllOf(schema: Schema, all: readonly unknown[], root: unknown): Schema | undefined {
+  const properties: Record<string, unknown> = isObject(schema.properties) ? { ...schema.properties } : {}
+  const required = new Set<string>(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [])
+  for (let branch of all) {
+    if (isObject(branch) && typeof branch.$ref === 'string') branch = resolvePointer(root, branch.$ref)
+    if (!isObject(branch) || !isObject(branch.properties)) return undefined
+    Object.assign(properties, branch.properties)
+    if (Array.isArray(branch.required)) for (const r of branch.required) if (typeof r === 'string') required.add(r)
+  }
+  return { ...schema, allOf: undefined, type: 'object', properties, required: [...required] }
+}
+
+/** The argument object schema of a tool: its parameters, with a top-level `allOf` of objects merged. */
+export function argumentSchema(parameters: unknown): Schema | undefined {
+  if (!isObject(parameters)) return undefined
+  if (Array.isArray(parameters.allOf) && parameters.allOf.length > 0) return mergeAllOf(parameters, parameters.allOf, parameters) ?? parameters
+  return parameters
+}
+
+/** JSON property → keyword identifier for the top-level properties of an argument schema (after {@link argumentSchema}). */
+export function argumentIdentifiers(schema: unknown): Map<string, string> {
+  const parameters = argumentSchema(schema)
+  if (parameters === undefined) return new Map()
+  const props = parameters.properties
+  const required = parameters.required
   const names: string[] = []
   if (props !== null && typeof props === 'object' && !Array.isArray(props)) names.push(...Object.keys(props))
   if (Array.isArray(required)) for (const r of required) if (typeof r === 'string') names.push(r)

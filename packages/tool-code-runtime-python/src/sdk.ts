@@ -20,7 +20,7 @@
  * never throws (a tool whose schemas cannot be rendered gets `**args: Any` → `Any`).
  */
 import type { SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { argumentIdentifiers, compare, isPlainIdentifier, pythonToolNames } from './names'
+import { argumentIdentifiers, argumentSchema, compare, isPlainIdentifier, isObject, mergeAllOf, pythonToolNames, resolvePointer, type Schema } from './names'
 
 /** Nesting depth past which a schema is rendered as `Any` (as the TypeScript SDK's `MAX_DEPTH`). */
 export const PY_MAX_DEPTH = 24
@@ -36,8 +36,6 @@ export const PY_SDK_PREAMBLE = [
   '    tool_name: str',
   '    message: str',
 ].join('\n')
-
-type Schema = { readonly [keyword: string]: unknown }
 
 /** Type names the SDK itself uses. */
 const RESERVED = new Set(['Any', 'Literal', 'NotRequired', 'TypedDict', 'Unpack', 'ToolCallError', 'tools', 'str', 'int', 'float', 'bool', 'list', 'dict', 'None'])
@@ -74,14 +72,21 @@ function renderTool(tool: SdkTool, py: string, classes: ClassTable): string {
   }
 }
 
-/** The parameter list: `**args: Unpack[XArgs]`, nothing for an empty object, `**args: Any` otherwise. */
-function renderArgs(parameters: unknown, base: string, classes: ClassTable): string {
-  if (!isObject(parameters) || !isObject(parameters.properties) && !Array.isArray(parameters.required)) {
-    return isObject(parameters) && parameters.type === 'object' && parameters.additionalProperties === false ? '' : '**args: Any'
-  }
+/**
+ * The parameter list: `**args: Unpack[XArgs]` for an object with named properties (after
+ * merging a top-level `allOf`), nothing for an empty closed object, `**args: T` for a map of
+ * `T`, `**args: Any` otherwise.
+ */
+function renderArgs(schema: unknown, base: string, classes: ClassTable): string {
+  const parameters = argumentSchema(schema)
+  if (!isObject(parameters)) return '**args: Any'
   const ids = argumentIdentifiers(parameters)
-  if (ids.size === 0) return '**args: Any'
-  const renderer = new Renderer(parameters, classes)
+  const renderer = new Renderer(schema, classes)
+  if (ids.size === 0) {
+    if (parameters.additionalProperties === false) return ''
+    if (isObject(parameters.additionalProperties)) return `**args: ${renderer.type(parameters.additionalProperties, `${base}Arg`, 1)}`
+    return '**args: Any'
+  }
   const name = renderer.typedDict(parameters, `${base}Args`, 0, (key) => ids.get(key) ?? key)
   return `**args: Unpack[${name}]`
 }
@@ -287,49 +292,12 @@ class Renderer {
   }
 }
 
-function mergeAllOf(schema: Schema, all: readonly unknown[], root: unknown): Schema | undefined {
-  const properties: Record<string, unknown> = isObject(schema.properties) ? { ...schema.properties } : {}
-  const required = new Set<string>(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [])
-  for (let branch of all) {
-    if (isObject(branch) && typeof branch.$ref === 'string') branch = resolvePointer(root, branch.$ref)
-    if (!isObject(branch) || !isObject(branch.properties)) return undefined
-    Object.assign(properties, branch.properties)
-    if (Array.isArray(branch.required)) for (const r of branch.required) if (typeof r === 'string') required.add(r)
-  }
-  return { type: 'object', properties, required: [...required] }
-}
-
 function nullable(schema: Schema, type: string): string {
   return schema.nullable === true && type !== 'Any' && type !== 'None' ? union([type, 'None']) : type
 }
 
-function resolvePointer(root: unknown, ref: string): unknown {
-  if (ref === '#') return root
-  if (!ref.startsWith('#/')) return undefined
-  let node: unknown = root
-  for (const raw of ref.slice(2).split('/')) {
-    let token: string
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    } catch {
-      return undefined
-    }
-    if (Array.isArray(node)) {
-      const index = Number(token)
-      if (!Number.isInteger(index)) return undefined
-      node = node[index]
-    } else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token]
-    else return undefined
-  }
-  return node
-}
-
 function refName(ref: string): string {
   return ref === '#' ? 'Root' : (ref.split('/').pop() ?? '')
-}
-
-function isObject(value: unknown): value is Schema {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** `Literal[...]` for the literal-capable values, unioned with the types of the others. */
