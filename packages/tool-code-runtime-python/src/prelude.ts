@@ -144,11 +144,41 @@ def install(host_call, host_print, config_json):
     bsnap = dict(bdict)
     bclear = bdict.clear
     bupdate = bdict.update
+    blen = bdict.__len__
+    bget = bdict.get
+    bitems = tuple(bsnap.items())
+    bmissing = object()
 
-    def restore(files=True):
-        # builtins first, with bound methods only: the program may have deleted len, dict, any, ….
+    def restore_builtins():
+        """builtins back to the baseline, with bound methods only (the program may have deleted len, any, …);
+        untouched when unchanged (rewriting it would deoptimise CPython's specialised code)."""
+        if blen() == len_bsnap:
+            for k, v in bitems:
+                if bget(k, bmissing) is not v:
+                    break
+            else:
+                return
         bclear()
         bupdate(bsnap)
+    len_bsnap = len(bsnap)
+
+    core = ('json', 'json.encoder', 'json.decoder', 'math', 'traceback', 'linecache', 'io', 'sys', 'os', 'asyncio', 'asyncio.tasks', 'asyncio.futures', 'asyncio.events')
+
+    def restore_core():
+        """Builtins and the modules the runtime's own code uses, back to the baseline."""
+        restore_builtins()
+        base = state['base']
+        missing = object()
+        for name in core:
+            snap = base['dicts'].get(name)
+            if snap is not None:
+                d = base['modules'][name].__dict__
+                if len(d) != len(snap) or any(d.get(k, missing) is not v for k, v in snap.items()):
+                    d.clear()
+                    d.update(snap)
+
+    def restore(files=True):
+        restore_builtins()
         base = state['base']
         tainted = []
         for name in list(_sys.modules):
@@ -444,8 +474,9 @@ def install(host_call, host_print, config_json):
             _sys.modules.update(hidden)
             _sys.stdout, _sys.stderr, _sys.stdin = saved
             # The program may have broken builtins or modules this code uses (del builtins.len,
-            # json.dumps = None): the baseline comes back before its value is converted.
-            restore(files=False)
+            # json.dumps = None): those come back before its value is converted (the rest of the
+            # baseline is restored after the run).
+            restore_core()
         if caught is not None and run.failure is None:
             run.fail('exception', describe(caught, code))
         if run.failure is None and run.partial:
@@ -540,5 +571,5 @@ def install(host_call, host_print, config_json):
         return '\n'.join(new)
 
     _sys.meta_path.insert(0, _Finder)
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'printed': printed}
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'printed': printed, 'restore': restore, 'restore_core': restore_core, 'files': files, 'compile_program': compile_program}
 `
