@@ -10,6 +10,7 @@ import { runAtScale, type AtScaleResult } from './workloads/at-scale'
 import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
 import { runPtc, type PtcResult } from './workloads/ptc'
+import { runPtcPython, type PtcPythonResult } from './workloads/ptc-python'
 import { runScale, type ScaleResult } from './workloads/scale'
 import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
 
@@ -28,6 +29,8 @@ export interface BenchResults {
   readonly ptc: PtcResult | { readonly skipped: string }
   /** Per-call cost at 10,000 calls and 100 parallel agents, heap flatness, allocations per call. */
   readonly atScale: AtScaleResult
+  /** The PTC workload with Python programs (full runs only: Pyodide's boot does not fit the smoke budget), or why not. */
+  readonly ptcPython?: PtcPythonResult | { readonly skipped: string }
   /** Wall time of each workload, s. */
   readonly durations: Readonly<Partial<Record<WorkloadId, number>>>
 }
@@ -93,9 +96,20 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         : { small: 1000, large: 10_000, agents: 100, callsPerAgent: 100, rounds: 12, warmup: 2, heapRepeats: 6, log },
     ),
   )
+  let ptcPython: PtcPythonResult | { skipped: string }
+  if (smoke) ptcPython = { skipped: 'not run in smoke mode (Pyodide boots in seconds)' }
+  else {
+    try {
+      ptcPython = await runPtcPython({ subCalls: 100, rounds: 15, warmup: 3, log })
+    } catch (error) {
+      const reason = describeThrown(error)
+      log(`ptc-python: skipped (${reason})`)
+      ptcPython = { skipped: reason }
+    }
+  }
   // Last: its heap measurement forces GCs, after which code runs slower for a while.
   const scale = await timed('scale', () =>
     runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
   )
-  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, atScale, durations }
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, ptcPython, atScale, durations }
 }

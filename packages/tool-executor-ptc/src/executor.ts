@@ -25,8 +25,8 @@ import { validateLimits } from './limits'
 import { renderRunOutput } from './render'
 import { accessor } from './runtime/host-call'
 import { createQuickJsRuntime } from './runtime/quickjs'
-import type { CodeRuntime, RunLimits } from './runtime/types'
-import { generateSdk } from './sdk'
+import type { CodeLanguageFlavour, CodeRuntime, RunLimits } from './runtime/types'
+import { generateSdk, type SdkTool } from './sdk'
 
 /** The name of the one tool the model sees under PTC. */
 export const RUN_CODE = 'run_code'
@@ -53,7 +53,7 @@ export interface PtcExecutorConfig {
 
 /** The PTC executor: a {@link ToolExecutor} whose runtime can be started ahead of the first run. */
 export interface PtcToolExecutor extends ToolExecutor {
-  /** Starts the runtime (when it supports warming up) so the first `run_code` is fast. */
+  /** Starts the runtime (the default one, or a given one with a `warmUp` method) so the first `run_code` is fast. */
   warmUp(): Promise<void>
 }
 
@@ -82,7 +82,30 @@ export const RUN_CODE_PARAMETERS = Object.freeze({
 export const RUN_CODE_DESCRIPTION =
   'Run a program that calls the tools of the SDK described in the system prompt and returns only its output. Both `code` (the program) and `description` (a short label) are required. Batch many tool calls in one program, filter and aggregate their results in code, and print or return only what you need.'
 
-const RUN_CODE_SCHEMA: ToolSchema = Object.freeze({ name: RUN_CODE, description: RUN_CODE_DESCRIPTION, parameters: RUN_CODE_PARAMETERS })
+/**
+ * The TypeScript flavour: {@link generateSdk}, {@link RUN_CODE_DESCRIPTION} and the `code`
+ * description of {@link RUN_CODE_PARAMETERS}. Used for every runtime without a `flavour`.
+ */
+export const TYPESCRIPT_FLAVOUR: CodeLanguageFlavour = Object.freeze({
+  renderSdk: generateSdk,
+  runCodeDescription: RUN_CODE_DESCRIPTION,
+  codeDescription: RUN_CODE_PARAMETERS.properties.code.description,
+  callExample: (name: string) => `await ${accessor(name)}(args)`,
+})
+
+/** The `run_code` parameters of `flavour` ({@link RUN_CODE_PARAMETERS} itself for the TypeScript one). */
+function runCodeParameters(flavour: CodeLanguageFlavour): typeof RUN_CODE_PARAMETERS {
+  if (flavour.codeDescription === RUN_CODE_PARAMETERS.properties.code.description) return RUN_CODE_PARAMETERS
+  return Object.freeze({
+    ...RUN_CODE_PARAMETERS,
+    properties: { ...RUN_CODE_PARAMETERS.properties, code: { type: 'string', description: flavour.codeDescription } },
+  })
+}
+
+/** The SDK view of the definitions (schemas from `schemas` when given, else the definitions'). */
+function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly ToolSchema[]): SdkTool[] {
+  return definitions.map((d, i) => ({ name: d.name, description: d.description, parameters: schemas?.[i]?.parameters ?? d.parameters, outputSchema: d.output.schema }))
+}
 
 /**
  * Creates a PTC executor. Mount it with `ctx.tools.mount(createPtcExecutor(config))` or use the
@@ -100,22 +123,23 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   }
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
+  const flavour = runtime.flavour ?? TYPESCRIPT_FLAVOUR
+  const parameters = runCodeParameters(flavour)
+  const runCodeSchema: ToolSchema = Object.freeze({ name: RUN_CODE, description: flavour.runCodeDescription, parameters })
   let sdkCache: { key: readonly AnyToolDefinition[]; text: string } | undefined
 
   const sdkFor = (definitions: readonly AnyToolDefinition[], schemas?: readonly ToolSchema[]): string => {
     const cached = sdkCache
     if (cached !== undefined && cached.key.length === definitions.length && cached.key.every((d, i) => d === definitions[i])) return cached.text
-    const text = generateSdk(
-      definitions.map((d, i) => ({ name: d.name, description: d.description, parameters: schemas?.[i]?.parameters ?? d.parameters, outputSchema: d.output.schema })),
-    )
+    const text = flavour.renderSdk(sdkTools(definitions, schemas))
     sdkCache = { key: [...definitions], text }
     return text
   }
 
   const runCode = (batch: ExecutorBatch): ToolDefinition<{ code: string; description: string }, RunCodeValue> => ({
     name: RUN_CODE,
-    description: RUN_CODE_DESCRIPTION,
-    parameters: RUN_CODE_PARAMETERS,
+    description: flavour.runCodeDescription,
+    parameters,
     source: 'dsl',
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     isConcurrencySafe: () => maxParallelRuns > 1,
@@ -125,10 +149,18 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     },
     async execute(args, exec): Promise<RunCodeValue> {
       if (exec.signal.aborted) throw exec.signal.reason
-      const bridge = createBridge({ exec, pipeline: batch.pipeline, definitions: batch.definitions(), toolSet: batch.toolSet, maxParallelSubCalls })
+      const definitions = batch.definitions()
+      const bridge = createBridge({ exec, pipeline: batch.pipeline, definitions, toolSet: batch.toolSet, maxParallelSubCalls })
       let output
       try {
-        output = await runtime.run({ program: args.code, bindings: bridge.bindings, signal: exec.signal, limits, onSettle: () => bridge.abort() })
+        output = await runtime.run({
+          program: args.code,
+          bindings: bridge.bindings,
+          signal: exec.signal,
+          limits,
+          onSettle: () => bridge.abort(),
+          tools: sdkTools(definitions),
+        })
       } finally {
         await bridge.settle()
       }
@@ -144,7 +176,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   return {
     name: 'ptc',
     async warmUp() {
-      await ownRuntime?.warmUp(limits.memoryBytes)
+      await runtime.warmUp?.(limits.memoryBytes)
     },
     /** Unmounting releases the default runtime's idle workers and WebAssembly instances. */
     dispose() {
@@ -152,7 +184,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     },
     describe(input: DescribeInput): ExecutorDescription {
       return {
-        tools: [RUN_CODE_SCHEMA],
+        tools: [runCodeSchema],
         sections: [{ id: 'ptc/sdk', title: 'Tool SDK for run_code', text: sdkFor(input.definitions, input.schemas) }],
       }
     },
@@ -163,7 +195,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
         admit: (name, known) =>
           known
-            ? `Tools are called from programs in this mode: call run_code with a program that does \`await ${accessor(name)}(args)\`.`
+            ? `Tools are called from programs in this mode: call run_code with a program that does \`${flavour.callExample(name)}\`.`
             : `Available tools: ${RUN_CODE}`,
       })
     },

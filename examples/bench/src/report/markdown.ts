@@ -48,6 +48,36 @@ function table(header: readonly string[], rows: readonly (readonly (string | num
   return [row(header), row(sep), ...rows.map(row)].join('\n')
 }
 
+/** The Python runtime's rows, side by side with the TypeScript (QuickJS) runtime's. */
+function renderPtcPython(r: BenchResults): string[] {
+  const py = r.ptcPython
+  const out = ['### Python programs (`@deepseek-ai/dsh-code-runtime-python`)', '']
+  if (py === undefined || 'skipped' in py) {
+    out.push(`> Not measured in this run: ${py === undefined ? 'no Python result recorded' : py.skipped}`, '')
+    return out
+  }
+  const ts = isPtc(r.ptc) ? r.ptc : undefined
+  const tsCell = (cell: (p: PtcResult) => string): string => (ts === undefined ? 'not measured' : cell(ts))
+  out.push(
+    'The same programs written in Python, run by Pyodide (CPython on WebAssembly) in a worker thread through the same executor and pipeline (`await tools.add(a=i, b=2, label="x")`, `asyncio.gather`). Targets: warm-up under 3 s, first run under 50 ms, steady under 20 ms, a sequential sub-call under 300 µs, an idle runtime under 200 MiB.',
+    '',
+    table(
+      ['measurement', 'TypeScript (QuickJS)', 'Python (Pyodide)', 'Python target'],
+      [
+        [`warm-up (plugin start; Pyodide from ${py.snapshot === 'none' ? 'a full boot' : 'its memory snapshot'})`, '—', `**${f(py.warmUpMs)} ms**`, '< 3,000 ms'],
+        ['first run after warm-up (`return 1`)', tsCell((p) => `${f(p.coldMs)} ms (first in the process)`), `**${f(py.firstRunMs)} ms**`, '< 50 ms'],
+        ['steady run (`return 1`)', tsCell((p) => `${f(p.steadyMs.median)} ms`), `**${f(py.steadyMs.median)} ms** (${spread(py.steadyMs, 'ms')})`, '< 20 ms'],
+        ['per sub-call, one by one', tsCell((p) => `${f(p.perSubCallSequentialUs)} µs`), `**${f(py.perSubCallSequentialUs)} µs**`, '< 300 µs'],
+        ['per sub-call, all at once (`Promise.all` / `asyncio.gather`)', tsCell((p) => `${f(p.perSubCallParallelUs)} µs`), `**${f(py.perSubCallParallelUs)} µs**`, '—'],
+        ['idle runtime, resident memory added', `${f(py.quickJsIdleRssMiB)} MiB`, `**${f(py.idleRssMiB)} MiB**`, '< 200 MiB'],
+      ],
+      ['l', 'r', 'r', 'r'],
+    ),
+    '',
+  )
+  return out
+}
+
 function isPtc(p: BenchResults['ptc']): p is PtcResult {
   return !('skipped' in p)
 }
@@ -388,6 +418,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     out.push(`> **TODO — not measured in this run.** The PTC workload did not run: ${r.ptc.skipped}`)
   }
   out.push('')
+  out.push(...renderPtcPython(r))
   out.push(...renderAtScale(r))
   out.push('## Optimisations')
   out.push('')

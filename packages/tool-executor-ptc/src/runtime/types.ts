@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
+import type { SdkTool } from '../sdk'
 
 export type { RunLimits } from '../limits'
 
@@ -71,6 +72,13 @@ export interface RunInput {
    * this hook to abort sub-calls still in flight. A throw from it is ignored.
    */
   readonly onSettle?: () => void
+  /**
+   * The tools behind `bindings` as the SDK describes them (name, description, argument and
+   * output schemas), in the order of `bindings`. The PTC executor always passes it; a runtime
+   * whose SDK renames things (a Python runtime maps sanitised identifiers back to tool and
+   * argument names) reads it, others may ignore it.
+   */
+  readonly tools?: readonly SdkTool[]
 }
 
 /**
@@ -86,13 +94,46 @@ export interface RunOutput {
 }
 
 /**
+ * What the model reads about a runtime's language: the SDK text and the texts of `run_code`.
+ * The PTC executor takes it from {@link CodeRuntime.flavour}; a runtime without one gets the
+ * TypeScript flavour (`TYPESCRIPT_FLAVOUR`: `generateSdk` and the TypeScript descriptions).
+ */
+export interface CodeLanguageFlavour {
+  /**
+   * The SDK text for the visible tools (the `ptc/sdk` prompt section). Must be pure and
+   * deterministic (the same set in any order gives byte-identical text) and must not throw.
+   */
+  renderSdk(tools: readonly SdkTool[]): string
+  /** The model-facing description of `run_code`. */
+  readonly runCodeDescription: string
+  /** The description of `run_code`'s `code` parameter (the language and the result rule). */
+  readonly codeDescription: string
+  /**
+   * How a program calls `name`, quoted in the hint a model-direct call of a known tool gets
+   * (`call run_code with a program that does \`<callExample>\``), e.g. `await tools.name(args)`.
+   */
+  callExample(name: string): string
+}
+
+/**
  * A sandbox that runs programs. `language` names the accepted source language, `isolation` how
  * the program is separated from the host (`wasm`: a WebAssembly interpreter in-process;
  * `process`: another OS process; `none`: no isolation).
  */
 export interface CodeRuntime {
-  readonly language: 'typescript' | 'javascript' | (string & {})
+  readonly language: 'typescript' | 'javascript' | 'python' | (string & {})
   readonly isolation: 'wasm' | 'process' | 'none' | (string & {})
   /** Runs one program. Never rejects. */
   run(input: RunInput): Promise<RunOutput>
+  /**
+   * Optional: the SDK flavour and `run_code` texts of this runtime's language. Absent → the
+   * TypeScript flavour (the default runtime's texts, byte for byte).
+   */
+  readonly flavour?: CodeLanguageFlavour
+  /**
+   * Optional: pays the runtime's start-up ahead of the first run (`memoryBytes`: the run limit
+   * the executor will use). The `PtcExecutor` plugin awaits it at plugin start unless
+   * `warmUp: false`. A rejection fails the plugin start.
+   */
+  warmUp?(memoryBytes?: number): Promise<void>
 }
