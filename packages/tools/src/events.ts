@@ -28,6 +28,12 @@ export type ToolChange =
   | { readonly type: 'unregister'; readonly scope: Scope; readonly name: string }
   | { readonly type: 'restrict'; readonly scope: Scope }
   | { readonly type: 'unrestrict'; readonly scope: Scope }
+  /**
+   * A tool group (`ctx.tools.registerGroup`) registered, swapped or disposed its tools in one
+   * step. `registered`: names with a new registration (added or changed); `unregistered`: names
+   * whose previous registration is gone (removed or changed). A changed name is in both.
+   */
+  | { readonly type: 'replace'; readonly scope: Scope; readonly registered: readonly string[]; readonly unregistered: readonly string[] }
 
 /** What `tools/result` observers receive beside the frozen result. */
 export interface ToolResultEvent {

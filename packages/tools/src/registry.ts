@@ -67,6 +67,29 @@ export type ScopeRef = Scope | Agent | Context | undefined
 /** A disposer returned by effect-owned registry methods; awaitable. */
 export type Disposer = () => Promise<void>
 
+/**
+ * A set of tools registered and swapped as one unit ({@link ToolRegistry.registerGroup}): a
+ * bridge whose source announces a new tool list (MCP `notifications/tools/list_changed`) swaps
+ * its tools without a window in which some are missing.
+ */
+export interface ToolGroup {
+  /** The names the group holds now, in the order last given. */
+  readonly names: readonly string[]
+  /**
+   * Swaps the group's tools for `definitions` in one step with one `tools/change`
+   * `{ type: 'replace' }` (none when nothing changed). A definition identical (`===`) to the one
+   * registered under its name keeps that registration, so resolved sets that pinned it keep
+   * executing it; a changed definition keeps its prompt position; new names go last.
+   *
+   * @throws ToolRegistrationError (and leaves the group as it was) for an invalid definition, a
+   *   name listed twice, a name another registration holds in the scope (naming its owner), a
+   *   throwing `tools/change` listener, or a disposed group.
+   */
+  replace(definitions: readonly AnyToolDefinition[]): void
+  /** Unregisters every tool of the group (one `tools/change`); also runs when the owning fiber is disposed. */
+  dispose: Disposer
+}
+
 interface Registration {
   readonly definition: AnyToolDefinition
   readonly schema: ToolSchema
@@ -306,6 +329,88 @@ export class ToolRegistry extends Service {
         }
       }
     }, `ctx.tools.register(${JSON.stringify(name)})`) as Disposer
+  }
+
+  /**
+   * Registers `definitions` in the caller's scope as one group, with one `tools/change`
+   * `{ type: 'replace' }`; disposed with the caller's fiber. See {@link ToolGroup} for swaps.
+   *
+   * @throws ToolRegistrationError as {@link ToolGroup.replace} does; nothing is registered then.
+   */
+  registerGroup(definitions: readonly AnyToolDefinition[]): ToolGroup {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const owner = fiberName(ctx)
+    const self = serviceOf(this)
+    let current = new Map<string, Registration>()
+    let live = true
+    const swap = (next: readonly AnyToolDefinition[]): void => {
+      if (!Array.isArray(next)) throw new ToolRegistrationError('registerGroup() and replace() take an array of tool definitions')
+      const layer = self._layer(scope)
+      const prepared = new Map<string, Registration>()
+      for (const definition of next) {
+        const name = (definition as { name?: unknown } | null)?.name
+        const kept = typeof name === 'string' ? current.get(name) : undefined
+        if (kept !== undefined && kept.definition === definition && !prepared.has(name as string)) {
+          prepared.set(kept.definition.name, kept)
+          continue
+        }
+        const schema = self._validateDefinition(definition)
+        if (prepared.has(definition.name)) throw new ToolRegistrationError(`Cannot register tool "${definition.name}" in scope "${scope.id}": the group from ${owner} lists it twice`, { toolName: definition.name })
+        const other = layer.byName.get(definition.name)
+        if (other !== undefined && current.get(definition.name) !== other) {
+          throw new ToolRegistrationError(
+            `Cannot register tool "${definition.name}" in scope "${scope.id}": a tool of that name is already registered there by ${other.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
+            { toolName: definition.name },
+          )
+        }
+        const seq = kept?.seq ?? self._seq++
+        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: Object.freeze({ definition, parameters: schema.parameters }) })
+      }
+      const registered: string[] = []
+      const unregistered: string[] = []
+      for (const [name, reg] of current) if (prepared.get(name) !== reg) unregistered.push(name)
+      for (const [name, reg] of prepared) if (current.get(name) !== reg) registered.push(name)
+      if (registered.length === 0 && unregistered.length === 0) {
+        current = prepared
+        return
+      }
+      const install = (from: Map<string, Registration>, to: Map<string, Registration>): void => {
+        for (const [name, reg] of from) if (layer.byName.get(name) === reg) layer.byName.delete(name)
+        for (const [name, reg] of to) layer.byName.set(name, reg)
+        self._version++
+      }
+      install(current, prepared)
+      try {
+        self._emitChange({ type: 'replace', scope, registered, unregistered })
+      } catch (error) {
+        install(prepared, current)
+        throw error
+      }
+      current = prepared
+    }
+    const dispose = ctx.effect(() => {
+      swap(definitions)
+      return () => {
+        if (!live) return
+        live = false
+        try {
+          swap([])
+        } catch (error) {
+          self._host.report('tools/change', error)
+        }
+      }
+    }, `ctx.tools.registerGroup(${definitions.length} tools)`) as Disposer
+    return Object.freeze({
+      get names(): readonly string[] {
+        return Object.freeze([...current.keys()])
+      },
+      replace(next: readonly AnyToolDefinition[]): void {
+        if (!live) throw new ToolRegistrationError(`Cannot replace the tools of a disposed group (scope "${scope.id}", ${owner})`)
+        swap(next)
+      },
+      dispose,
+    })
   }
 
   protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
