@@ -124,7 +124,7 @@ describe('calls', () => {
 
   test('structuredContent is the value and validates against outputSchema', async () => {
     h = await createHarness()
-    const outputSchema = { type: 'object', properties: { celsius: { type: 'number' } }, required: ['celsius'], additionalProperties: false } as const
+    const outputSchema = { type: 'object' as const, properties: { celsius: { type: 'number' } }, required: ['celsius'], additionalProperties: false }
     const fault = new FaultServer([
       tool('good', () => ({ content: [{ type: 'text', text: '21°C' }], structuredContent: { celsius: 21 } }), { outputSchema }),
       tool('bad', () => ({ content: [], structuredContent: { celsius: 'warm' } }), { outputSchema }),
@@ -170,7 +170,7 @@ describe('calls', () => {
     ])
     // Mixed content: a program gets the MCP blocks whole.
     expect(Array.isArray(r!.isError ? undefined : r!.value)).toBe(true)
-    expect((r as { value: { type: string }[] }).value.map((b) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource', 'resource', 'resource'])
+    expect((r as unknown as { value: { type: string }[] }).value.map((b) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource', 'resource', 'resource'])
   })
 
   test('progress notifications surface as mcp/progress events and the onProgress callback, in order', async () => {
@@ -219,7 +219,7 @@ describe('registration', () => {
 
   test('schemas project as announced; annotations map to parallel safety and stay readable for policies', async () => {
     h = await createHarness()
-    const inputSchema = { type: 'object', properties: { path: { type: 'string', description: 'where' } }, required: ['path'], $defs: { unused: { type: 'number' } } }
+    const inputSchema = { type: 'object' as const, properties: { path: { type: 'string', description: 'where' } }, required: ['path'], $defs: { unused: { type: 'number' } } }
     const fault = new FaultServer([
       tool('read', () => text('r'), { inputSchema, annotations: { readOnlyHint: true } }),
       tool('wipe', () => text('w'), { annotations: { readOnlyHint: false, destructiveHint: true }, title: 'Wipe everything' }),
