@@ -4,6 +4,7 @@
  * in the defaults; every problem is reported with a JSON pointer into the config.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 
 /** A server started as a child process speaking MCP over its stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -81,6 +82,11 @@ export interface McpServerCommonConfig {
   readonly retry?: McpRetryConfig | boolean
   /** `false` skips the registry's argument validation (the server validates). Default `true`. */
   readonly validateArguments?: boolean
+  /**
+   * Sees every JSON-RPC message of the connection after `initialize`, sent and received, as it
+   * crosses the transport (for debugging and tests). A throw is ignored.
+   */
+  readonly trace?: (direction: 'send' | 'receive', message: JSONRPCMessage) => void
 }
 
 /** One server: stdio (a `command`), Streamable HTTP (a `url`) or a custom transport. */
@@ -107,6 +113,7 @@ export interface ResolvedServerConfig {
   readonly requestTimeoutMs: number
   readonly retry: Required<McpRetryConfig> | undefined
   readonly validateArguments: boolean
+  readonly trace: ((direction: 'send' | 'receive', message: JSONRPCMessage) => void) | undefined
 }
 
 /** A validated bridge config. */
@@ -208,6 +215,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     for (const [tool, ms] of Object.entries(s.toolTimeoutsMs)) timeouts[tool] = positiveMs(ms, `${at}/toolTimeoutsMs/${tool}`, undefined)!
   }
   if (s.validateArguments !== undefined && typeof s.validateArguments !== 'boolean') throw new McpConfigError(`${at}/validateArguments`, 'a boolean', s.validateArguments)
+  if (s.trace !== undefined && typeof s.trace !== 'function') throw new McpConfigError(`${at}/trace`, 'a function (direction, message) => void', s.trace)
   return Object.freeze({
     name: s.name,
     kind,
@@ -219,6 +227,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     requestTimeoutMs: positiveMs(s.requestTimeoutMs, `${at}/requestTimeoutMs`, 60_000)!,
     retry: resolveRetry(s.retry, `${at}/retry`),
     validateArguments: s.validateArguments ?? true,
+    trace: s.trace,
   })
 }
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
 import { registeredName, toDefinition, unregistrable } from './definition'
@@ -74,6 +74,21 @@ export function childEnvironment(config: McpStdioServerConfig): Record<string, s
   // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
   if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
   return env as Record<string, string>
+}
+
+/** Routes a connected transport's messages through `trace` (its throws ignored). */
+function traceTransport(transport: Transport, trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void): void {
+  const see = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
+    try {
+      trace(direction, message)
+    } catch {
+      // A tracer never disturbs the connection.
+    }
+  }
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => (see('send', message), send(message, options))
+  const receive = transport.onmessage
+  transport.onmessage = (message, extra) => (see('receive', message), receive?.(message, extra))
 }
 
 export class McpServerConnection {
@@ -190,6 +205,7 @@ export class McpServerConnection {
       this.transport = transport
       await client.connect(transport, { timeout: this.config.requestTimeoutMs })
       if (this.closed) return
+      if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
       await this.refresh(client)
       this.attempts = 0
       this.lastError = undefined
