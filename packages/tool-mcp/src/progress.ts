@@ -1,21 +1,15 @@
 /**
  * Where MCP progress notifications go. One function, so the route is a one-line change.
  *
- * A call's `notifications/progress` reach, in this order: the pipeline's progress API when the
- * execution view has one (`exec.reportProgress`, the core registry's `tools/progress` event), then
- * the bridge's `mcp/progress` event and its `onProgress` callback.
+ * A call's `notifications/progress` reach, in this order: the pipeline's progress API
+ * (`exec.reportProgress`, which the core registry delivers as throttled `tools/progress` events
+ * with the call's id, scope and agent), then the bridge's own unthrottled `mcp/progress` event
+ * and its `onProgress` callback (with the server's name).
  */
-import type { ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { ToolExecution, ToolProgress } from '@deepseek-ai/dsh-tools'
 
-/** One progress notification of a running call (MCP `notifications/progress`). */
-export interface McpProgress {
-  /** Increases with every notification; units are the server's. */
-  readonly progress: number
-  /** The total, when the server knows it. */
-  readonly total?: number
-  /** A human-readable status line, when the server sends one. */
-  readonly message?: string
-}
+/** One progress notification of a running call (MCP `notifications/progress`): the core's {@link ToolProgress}. */
+export type McpProgress = ToolProgress
 
 /** What `mcp/progress` listeners and `onProgress` receive. */
 export interface McpProgressEvent extends McpProgress {
@@ -27,8 +21,7 @@ export interface McpProgressEvent extends McpProgress {
   readonly callId: string
 }
 
-/** Hands `update` to the pipeline's progress API when the execution view offers one. */
+/** Hands `update` to the pipeline's progress API (`tools/progress`). */
 export function forwardProgress(exec: ToolExecution, update: McpProgress): void {
-  const report = (exec as { readonly reportProgress?: (update: McpProgress) => void }).reportProgress
-  if (typeof report === 'function') report.call(exec, update)
+  exec.reportProgress(update)
 }

@@ -173,8 +173,8 @@ describe('calls', () => {
     expect((r as unknown as { value: { type: string }[] }).value.map((b) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource', 'resource', 'resource'])
   })
 
-  test('progress notifications surface as mcp/progress events and the onProgress callback, in order', async () => {
-    h = await createHarness()
+  test('progress notifications surface as tools/progress (the pipeline API), mcp/progress events and onProgress, in order', async () => {
+    h = await createHarness({ registry: { progressIntervalMs: 0 } })
     const fault = new FaultServer([
       tool('work', async ({ progress }) => {
         await progress(1, 3, 'reading')
@@ -185,7 +185,10 @@ describe('calls', () => {
     ])
     const events: McpProgressEvent[] = []
     const callbacks: McpProgressEvent[] = []
+    const pipeline: string[] = []
     h.ctx.on('mcp/progress', (e) => void events.push(e))
+    h.ctx.on('tools/progress', (e) => void pipeline.push(`${e.callId} ${e.tool} #${e.sequence} ${e.progress}/${e.total ?? '?'} ${e.message ?? ''}`.trimEnd()))
+    h.ctx.on('tools/result', (r) => void pipeline.push(`result ${r.callId}`))
     await createMcpBridge(h.ctx, { servers: [custom('p', fault)] }, { onProgress: (e) => void callbacks.push(e) })
     expect(outcome((await h.execute([call('p__work', {}, 'c9')]))[0])).toBe('ok: "done"')
     expect(events).toEqual([
@@ -194,6 +197,7 @@ describe('calls', () => {
       { server: 'p', tool: 'p__work', callId: 'c9', progress: 3 },
     ])
     expect(callbacks).toEqual(events)
+    expect(pipeline).toEqual(['c9 p__work #1 1/3 reading', 'c9 p__work #2 2/3', 'c9 p__work #3 3/?', 'result c9'])
   })
 })
 
