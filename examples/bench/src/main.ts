@@ -3,11 +3,12 @@
  * with `--smoke` or `BENCH_SMOKE=1`) and, for a full run, renders `docs/benchmarks.md` and
  * `docs/benchmarks-batch.svg`.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runBench } from './run'
 import { committedRatios, judgeRegression, measureFloorRatios, REGRESSION_FACTOR } from './regression'
 import { renderBatchChart, renderReport } from './report/markdown'
+import { existingMcpSection, spliceMcpSection } from './report/mcp'
 
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1'
 const bundled = import.meta.url.includes('/dist/')
@@ -25,7 +26,10 @@ if (!smoke) {
   const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
   mkdirSync(docsDir, { recursive: true })
   writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
-  writeFileSync(new URL('benchmarks.md', docsDir), renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations }))
+  const report = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations })
+  // Keep the MCP bridge section that `bench:mcp` wrote (its own run, its own markers).
+  const mcp = existsSync(new URL('benchmarks.md', docsDir)) ? existingMcpSection(readFileSync(new URL('benchmarks.md', docsDir), 'utf8')) : undefined
+  writeFileSync(new URL('benchmarks.md', docsDir), mcp === undefined ? report : spliceMcpSection(report, mcp))
   console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
 }
 if (smoke) {

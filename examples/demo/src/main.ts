@@ -9,8 +9,10 @@
 import { fileURLToPath } from 'node:url'
 import { runNative } from './native'
 import { runPtc } from './ptc'
+import { runMcp } from './mcp-step'
 
 const root = fileURLToPath(new URL('../sample', import.meta.url))
 
 const native = await runNative(root)
 await runPtc(root, native)
+await runMcp(root)

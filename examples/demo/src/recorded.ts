@@ -37,7 +37,8 @@ export interface AnthropicMessage {
   )[]
 }
 
-function chat(id: string, finish: string, calls: [string, string, string][]): OpenAIChatCompletion {
+/** An OpenAI Chat Completions payload with `calls` as `[id, name, arguments]` tool calls. */
+export function chat(id: string, finish: string, calls: [string, string, string][]): OpenAIChatCompletion {
   return {
     id,
     object: 'chat.completion',

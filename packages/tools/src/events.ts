@@ -21,6 +21,7 @@ import type {
   ToolExecution,
   ToolResult,
 } from './contracts'
+import type { ToolProgressEvent } from './progress'
 
 /** A registry mutation, as `tools/change` reports it. */
 export type ToolChange =
@@ -28,6 +29,12 @@ export type ToolChange =
   | { readonly type: 'unregister'; readonly scope: Scope; readonly name: string }
   | { readonly type: 'restrict'; readonly scope: Scope }
   | { readonly type: 'unrestrict'; readonly scope: Scope }
+  /**
+   * A tool group (`ctx.tools.registerGroup`) registered, swapped or disposed its tools in one
+   * step. `registered`: names with a new registration (added or changed); `unregistered`: names
+   * whose previous registration is gone (removed or changed). A changed name is in both.
+   */
+  | { readonly type: 'replace'; readonly scope: Scope; readonly registered: readonly string[]; readonly unregistered: readonly string[] }
 
 /** What `tools/result` observers receive beside the frozen result. */
 export interface ToolResultEvent {
@@ -50,6 +57,11 @@ export interface ToolEvents {
   'tools/post-execute'(exec: ToolExecution, draft: DraftResult, next: () => Promise<PostDecision>): PostDecision | Promise<PostDecision>
   /** Observes the frozen final result, in model order. A listener's throw is contained. */
   'tools/result'(result: ToolResult, event: ToolResultEvent): void
+  /**
+   * A running body reported progress (`exec.reportProgress`), throttled per call; never model
+   * content. Every event of a call precedes its `tools/result`. A listener's throw is contained.
+   */
+  'tools/progress'(event: ToolProgressEvent): void
   /** A registration, unregistration or restriction changed. A throw rolls back register/restrict. */
   'tools/change'(change: ToolChange): void
 }

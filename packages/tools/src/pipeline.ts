@@ -48,6 +48,7 @@ import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
 import { capMessage, capPointer } from './limits'
 import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
+import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEvent } from './progress'
 
 export type { Listener } from './chains'
 
@@ -57,6 +58,7 @@ export interface StageHooks {
   readonly execute: readonly Listener[]
   readonly post: readonly Listener[]
   readonly result: readonly Listener[]
+  readonly progress: readonly Listener[]
   readonly guards: readonly ToolGuard[]
   readonly approval: ApprovalService | undefined
 }
@@ -81,6 +83,8 @@ export interface PipelineConfig {
   readonly contentLimits: ContentLimits
   /** Whether input schemas that say nothing about extra keys are closed at registration. */
   readonly unknownKeys: UnknownKeysMode
+  /** Minimum spacing of two `tools/progress` events of one call, in ms (`0`: no throttling). Default 100. */
+  readonly progressIntervalMs: number
 }
 
 /** The per-runner context every stage sees. */
@@ -110,6 +114,9 @@ class Execution implements ToolExecution {
   readonly log?: SessionLog
   readonly parent?: ToolExecution
   #signal: AbortSignal
+  readonly #run: RunContext
+  /** Created on the first delivered report; `null` once closed. */
+  #progress: ProgressChannel | null | undefined
   /** Set by the pipeline around the `tools/execute` stage. */
   writable = false
   /** Contexts the body attached. */
@@ -127,6 +134,29 @@ class Execution implements ToolExecution {
     if (run.log !== undefined) this.log = run.log
     if (run.parent !== undefined) this.parent = run.parent
     this.#signal = run.signal
+    this.#run = run
+  }
+
+  reportProgress(update: ToolProgress): void {
+    const checked = checkProgress(this.name, update)
+    let channel = this.#progress
+    if (channel === null) return
+    if (channel === undefined) {
+      const run = this.#run
+      if (run.hooks.progress.length === 0) return
+      channel = this.#progress = new ProgressChannel(this, {
+        listeners: run.hooks.progress as readonly ((event: ToolProgressEvent) => unknown)[],
+        intervalMs: run.host.config.progressIntervalMs,
+        report: (error) => run.host.report('tools/progress', error),
+      })
+    }
+    channel.report(checked)
+  }
+
+  /** Delivers a pending progress update and ignores later reports (the body settled). */
+  closeProgress(): void {
+    this.#progress?.close()
+    this.#progress = null
   }
 
   get signal(): AbortSignal {
@@ -580,8 +610,9 @@ export function dispatch(state: CallState, run: RunContext): void | Promise<void
   else return pending.then(() => keepContexts(state))
 }
 
-/** Attaches the contexts the body attached, unless the call was cancelled or timed out. */
+/** Closes the call's progress channel and attaches the contexts the body attached, unless the call was cancelled or timed out. */
 function keepContexts(state: CallState): void {
+  state.exec?.closeProgress()
   const attached = state.exec?.attached
   const draft = state.draft
   // Nothing a cancelled or timed-out body produced reaches the model, contexts included.
@@ -688,6 +719,7 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     scope: exec.scope,
     signal,
     attachContext: (context: ResultContext) => exec.attachContext(context),
+    reportProgress: (update: ToolProgress) => exec.reportProgress(update),
   }
   if (exec.agent !== undefined) view.agent = exec.agent
   if (exec.log !== undefined) view.log = exec.log
@@ -797,6 +829,8 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
  * A throwing finalizer turns the outcome into a `TOOL_FAILED` failure (not finalized again).
  */
 export function finalize(state: CallState): ToolResult {
+  // A policy stage may have reported progress for a call that never dispatched: close it here too.
+  state.exec?.closeProgress()
   let draft = state.draft!
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {

@@ -29,6 +29,7 @@ import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipel
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
 import type { RepairModes } from './repair'
 import { closeObjects, type UnknownKeysMode } from './unknown-keys'
+import { DEFAULT_PROGRESS_INTERVAL_MS } from './progress'
 import './events'
 
 /** Registry configuration (the plugin's config). */
@@ -49,6 +50,11 @@ export interface ToolRegistryConfig {
    * `additionalProperties: true` (or `closed: false` in `defineTool`) stays open.
    */
   readonly unknownKeys?: UnknownKeysMode
+  /**
+   * Minimum spacing of two `tools/progress` events of one call, in ms; updates in between are
+   * coalesced to the latest. `0` delivers every update. Default 100 ({@link DEFAULT_PROGRESS_INTERVAL_MS}).
+   */
+  readonly progressIntervalMs?: number
 }
 
 /**
@@ -78,6 +84,29 @@ export type ScopeRef = Scope | Agent | Context | undefined
 
 /** A disposer returned by effect-owned registry methods; awaitable. */
 export type Disposer = () => Promise<void>
+
+/**
+ * A set of tools registered and swapped as one unit ({@link ToolRegistry.registerGroup}): a
+ * bridge whose source announces a new tool list (MCP `notifications/tools/list_changed`) swaps
+ * its tools without a window in which some are missing.
+ */
+export interface ToolGroup {
+  /** The names the group holds now, in the order last given. */
+  readonly names: readonly string[]
+  /**
+   * Swaps the group's tools for `definitions` in one step with one `tools/change`
+   * `{ type: 'replace' }` (none when nothing changed). A definition identical (`===`) to the one
+   * registered under its name keeps that registration, so resolved sets that pinned it keep
+   * executing it; a changed definition keeps its prompt position; new names go last.
+   *
+   * @throws ToolRegistrationError (and leaves the group as it was) for an invalid definition, a
+   *   name listed twice, a name another registration holds in the scope (naming its owner), a
+   *   throwing `tools/change` listener, or a disposed group.
+   */
+  replace(definitions: readonly AnyToolDefinition[]): void
+  /** Unregisters every tool of the group (one `tools/change`); also runs when the owning fiber is disposed. */
+  dispose: Disposer
+}
 
 interface Registration {
   readonly definition: AnyToolDefinition
@@ -170,7 +199,11 @@ function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig 
   }
   const unknownKeys = config?.unknownKeys ?? 'allow'
   if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${JSON.stringify(unknownKeys) ?? String(unknownKeys)}`)
-  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys })
+  const progressIntervalMs = config?.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS
+  if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
+    throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${String(progressIntervalMs)}`)
+  }
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys, progressIntervalMs })
 }
 
 const NEVER_ABORTED = new AbortController().signal
@@ -342,6 +375,88 @@ export class ToolRegistry extends Service {
         }
       }
     }, `ctx.tools.register(${JSON.stringify(name)})`) as Disposer
+  }
+
+  /**
+   * Registers `definitions` in the caller's scope as one group, with one `tools/change`
+   * `{ type: 'replace' }`; disposed with the caller's fiber. See {@link ToolGroup} for swaps.
+   *
+   * @throws ToolRegistrationError as {@link ToolGroup.replace} does; nothing is registered then.
+   */
+  registerGroup(definitions: readonly AnyToolDefinition[]): ToolGroup {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const owner = fiberName(ctx)
+    const self = serviceOf(this)
+    let current = new Map<string, Registration>()
+    let live = true
+    const swap = (next: readonly AnyToolDefinition[]): void => {
+      if (!Array.isArray(next)) throw new ToolRegistrationError('registerGroup() and replace() take an array of tool definitions')
+      const layer = self._layer(scope)
+      const prepared = new Map<string, Registration>()
+      for (const definition of next) {
+        const name = (definition as { name?: unknown } | null)?.name
+        const kept = typeof name === 'string' ? current.get(name) : undefined
+        if (kept !== undefined && kept.definition === definition && !prepared.has(name as string)) {
+          prepared.set(kept.definition.name, kept)
+          continue
+        }
+        const schema = self._validateDefinition(definition)
+        if (prepared.has(definition.name)) throw new ToolRegistrationError(`Cannot register tool "${definition.name}" in scope "${scope.id}": the group from ${owner} lists it twice`, { toolName: definition.name })
+        const other = layer.byName.get(definition.name)
+        if (other !== undefined && current.get(definition.name) !== other) {
+          throw new ToolRegistrationError(
+            `Cannot register tool "${definition.name}" in scope "${scope.id}": a tool of that name is already registered there by ${other.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
+            { toolName: definition.name },
+          )
+        }
+        const seq = kept?.seq ?? self._seq++
+        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: Object.freeze({ definition, parameters: schema.parameters }) })
+      }
+      const registered: string[] = []
+      const unregistered: string[] = []
+      for (const [name, reg] of current) if (prepared.get(name) !== reg) unregistered.push(name)
+      for (const [name, reg] of prepared) if (current.get(name) !== reg) registered.push(name)
+      if (registered.length === 0 && unregistered.length === 0) {
+        current = prepared
+        return
+      }
+      const install = (from: Map<string, Registration>, to: Map<string, Registration>): void => {
+        for (const [name, reg] of from) if (layer.byName.get(name) === reg) layer.byName.delete(name)
+        for (const [name, reg] of to) layer.byName.set(name, reg)
+        self._version++
+      }
+      install(current, prepared)
+      try {
+        self._emitChange({ type: 'replace', scope, registered, unregistered })
+      } catch (error) {
+        install(prepared, current)
+        throw error
+      }
+      current = prepared
+    }
+    const dispose = ctx.effect(() => {
+      swap(definitions)
+      return () => {
+        if (!live) return
+        live = false
+        try {
+          swap([])
+        } catch (error) {
+          self._host.report('tools/change', error)
+        }
+      }
+    }, `ctx.tools.registerGroup(${definitions.length} tools)`) as Disposer
+    return Object.freeze({
+      get names(): readonly string[] {
+        return Object.freeze([...current.keys()])
+      },
+      replace(next: readonly AnyToolDefinition[]): void {
+        if (!live) throw new ToolRegistrationError(`Cannot replace the tools of a disposed group (scope "${scope.id}", ${owner})`)
+        swap(next)
+      },
+      dispose,
+    })
   }
 
   protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
@@ -625,7 +740,7 @@ export class ToolRegistry extends Service {
       guards.push(...layer.guards)
       if (layer.approvals.length > 0) approval = layer.approvals[layer.approvals.length - 1]
     }
-    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), guards, approval }
+    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), progress: pick('tools/progress'), guards, approval }
   }
 
   // ---------------------------------------------------------------- describe and execute

@@ -1,0 +1,146 @@
+/**
+ * The MCP bridge workload: per-call cost of a `tools/call` through `@deepseek-ai/dsh-tool-mcp`
+ * and the full native pipeline (argument parse and validation, policy, wrappers, output
+ * validation, content mapping, ordered results) over the MCP SDK's bare `client.callTool` — the
+ * same in-process server (the SDK's `Server` on a linked in-memory transport), the same tool,
+ * the same N sequential calls, rounds alternating between the two systems.
+ */
+import { Context } from 'cordis'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { ToolRegistry, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
+import { createMcpBridge } from '@deepseek-ai/dsh-tool-mcp'
+import { summarize, type Summary } from '../stats'
+
+/** The workload's plan. */
+export interface McpPlan {
+  /** Calls per round (sequential). */
+  readonly n: number
+  readonly rounds: number
+  readonly warmup: number
+  readonly log: (line: string) => void
+}
+
+/**
+ * How the N calls run. `sequential`: one at a time on both sides (the tool is not annotated
+ * read-only, so each call is exclusive in the batch). `parallel`: ten at a time on both sides
+ * (the tool is annotated `readOnlyHint: true`, so the batch runs it in the native executor's
+ * pool of 10; the bare side runs ten workers of sequential `callTool`s).
+ */
+export type McpVariant = 'sequential' | 'parallel'
+
+/** One variant's figures. Times are per call, µs. */
+export interface McpRow {
+  readonly variant: McpVariant
+  readonly bare: Summary
+  readonly bridge: Summary
+  /** Median bridge ÷ median bare (target < 1.2). */
+  readonly ratio: number
+}
+
+/** What the workload measured. */
+export interface McpResult {
+  readonly n: number
+  readonly rounds: number
+  readonly rows: readonly McpRow[]
+}
+
+const POOL = 10
+
+const INPUT_SCHEMA = {
+  type: 'object' as const,
+  properties: { a: { type: 'number' }, b: { type: 'number' }, label: { type: 'string' } },
+  required: ['a', 'b'],
+  additionalProperties: false,
+}
+
+/** A fresh in-process server with one `add` tool; returns the client side of the pair. */
+async function connectServer(readOnly: boolean): Promise<Transport> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  const server = new Server({ name: 'bench-server', version: '1.0.0' }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [{ name: 'add', description: 'Adds two numbers.', inputSchema: INPUT_SCHEMA, annotations: { readOnlyHint: readOnly } }] }))
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const { a, b } = request.params.arguments as { a: number; b: number }
+    return { content: [{ type: 'text', text: String(a + b) }] }
+  })
+  await server.connect(serverSide)
+  return clientSide
+}
+
+function args(i: number): { a: number; b: number; label: string } {
+  return { a: i, b: i * 2, label: `call ${i}` }
+}
+
+/** Runs one variant; throws when either system returns a wrong answer. */
+async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
+  const parallel = variant === 'parallel'
+  const bare = new Client({ name: 'bench-bare', version: '1.0.0' })
+  await bare.connect(await connectServer(parallel))
+  await bare.listTools()
+
+  const ctx = new Context()
+  await ctx.plugin(ToolRegistry)
+  await ctx.plugin(NativeExecutor, { maxParallelCalls: POOL })
+  const bridge = await createMcpBridge(ctx, { servers: [{ name: 'bench', transport: 'custom', create: () => connectServer(parallel) }] })
+  const calls: RawToolCall[] = Array.from({ length: plan.n }, (_, i) => ({ callId: `c${i}`, name: 'bench__add', arguments: JSON.stringify(args(i)) }))
+
+  const bareCall = async (i: number): Promise<void> => {
+    const result = await bare.callTool({ name: 'add', arguments: args(i) })
+    if ((result.content as { text: string }[])[0]!.text !== String(3 * i)) throw new Error(`mcp bench: bare call ${i} answered ${JSON.stringify(result)}`)
+  }
+  const runBare = async (): Promise<number> => {
+    const t0 = performance.now()
+    if (parallel) {
+      let next = 0
+      const worker = async (): Promise<void> => {
+        while (next < plan.n) await bareCall(next++)
+      }
+      await Promise.all(Array.from({ length: POOL }, worker))
+    } else {
+      for (let i = 0; i < plan.n; i++) await bareCall(i)
+    }
+    return performance.now() - t0
+  }
+  const runBridge = async (): Promise<number> => {
+    const t0 = performance.now()
+    const results = await ctx.tools.execute({ calls })
+    const elapsed = performance.now() - t0
+    for (let i = 0; i < plan.n; i++) {
+      const r = results[i]!
+      if (r.isError || r.value !== String(3 * i)) throw new Error(`mcp bench: bridge call ${i} answered ${JSON.stringify(r)}`)
+    }
+    return elapsed
+  }
+
+  const bareSamples: number[] = []
+  const bridgeSamples: number[] = []
+  try {
+    for (let round = 0; round < plan.warmup + plan.rounds; round++) {
+      // Alternate which system goes first, so drift in the machine's load hits both alike.
+      const first = round % 2 === 0
+      const x = first ? await runBare() : await runBridge()
+      const y = first ? await runBridge() : await runBare()
+      if (round < plan.warmup) continue
+      bareSamples.push(((first ? x : y) * 1000) / plan.n)
+      bridgeSamples.push(((first ? y : x) * 1000) / plan.n)
+    }
+  } finally {
+    await bridge.close()
+    await bare.close()
+  }
+  const bareSummary = summarize(bareSamples)
+  const bridgeSummary = summarize(bridgeSamples)
+  const ratio = bridgeSummary.median / bareSummary.median
+  plan.log(`mcp ${variant}: bare callTool ${bareSummary.median.toFixed(1)} µs/call, bridge + pipeline ${bridgeSummary.median.toFixed(1)} µs/call, ratio ${ratio.toFixed(2)} (N=${plan.n}, ${plan.rounds} rounds)`)
+  return { variant, bare: bareSummary, bridge: bridgeSummary, ratio }
+}
+
+/** Runs both variants; throws when either system returns a wrong answer. */
+export async function runMcp(plan: McpPlan): Promise<McpResult> {
+  const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
+  return { n: plan.n, rounds: plan.rounds, rows }
+}

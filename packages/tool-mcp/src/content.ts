@@ -1,0 +1,100 @@
+/**
+ * MCP `tools/call` results → what the model sees and what a program receives.
+ *
+ * Every MCP content block becomes model-facing content; nothing is dropped silently:
+ * - `text` → a text block;
+ * - `image` → an image block with its `mimeType`;
+ * - `audio` → a text line naming the audio (models here take no audio input);
+ * - `resource_link` → a text line with its name, URI, type and description;
+ * - `resource` (embedded) → its text under a header with the URI, or for a blob an image block
+ *   when it is an image, otherwise a text line naming the binary resource;
+ * - any other block type → a text line naming the unsupported type.
+ */
+import type { ContentBlock, JsonValue } from '@deepseek-ai/dsh-tools'
+
+/** An MCP content block as it arrives (loosely typed: servers may send newer block types). */
+export interface McpContentBlock {
+  readonly type: string
+  readonly [key: string]: unknown
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined
+}
+
+/** Decoded size in bytes of a base64 string (without decoding it). */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding)
+}
+
+function bytes(data: string): string {
+  return `${base64Bytes(data).toLocaleString('en-US')} bytes`
+}
+
+/** One MCP content block → model-facing blocks (see the module comment). */
+export function mapContentBlock(block: McpContentBlock): ContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: str(block.text) ?? '' }
+    case 'image': {
+      const data = str(block.data)
+      const mimeType = str(block.mimeType)
+      if (data !== undefined && mimeType !== undefined) return { type: 'image', data, mimeType }
+      return { type: 'text', text: '[image without data or mimeType]' }
+    }
+    case 'audio': {
+      const data = str(block.data) ?? ''
+      return { type: 'text', text: `[audio ${str(block.mimeType) ?? 'of unknown type'}, ${bytes(data)}: not shown, this interface passes no audio to the model]` }
+    }
+    case 'resource_link': {
+      const parts = [`[resource link] ${str(block.name) ?? str(block.title) ?? '(unnamed)'} <${str(block.uri) ?? '?'}>`]
+      if (str(block.mimeType) !== undefined) parts.push(`(${str(block.mimeType)})`)
+      const description = str(block.description)
+      return { type: 'text', text: description === undefined ? parts.join(' ') : `${parts.join(' ')}: ${description}` }
+    }
+    case 'resource': {
+      const resource = (block.resource ?? {}) as { uri?: unknown; mimeType?: unknown; text?: unknown; blob?: unknown }
+      const uri = str(resource.uri) ?? '?'
+      const mimeType = str(resource.mimeType)
+      const text = str(resource.text)
+      if (text !== undefined) return { type: 'text', text: `[resource <${uri}>${mimeType === undefined ? '' : ` (${mimeType})`}]\n${text}` }
+      const blob = str(resource.blob) ?? ''
+      if (mimeType !== undefined && mimeType.startsWith('image/') && blob !== '') return { type: 'image', data: blob, mimeType }
+      return { type: 'text', text: `[resource <${uri}> (${mimeType ?? 'binary'}), ${bytes(blob)}: binary content not shown]` }
+    }
+    default:
+      return { type: 'text', text: `[unsupported MCP content type ${JSON.stringify(block.type)}]` }
+  }
+}
+
+/** All blocks of a result, in order. */
+export function mapContent(blocks: readonly McpContentBlock[]): ContentBlock[] {
+  const out = new Array<ContentBlock>(blocks.length)
+  for (let i = 0; i < blocks.length; i++) out[i] = mapContentBlock(blocks[i]!)
+  return out
+}
+
+/**
+ * The canonical value of a call to a tool without an `outputSchema`: the text joined by
+ * newlines when every block is text (an empty result is `""`), otherwise the MCP content blocks
+ * themselves as JSON (so a program still gets images and resources whole).
+ */
+export function valueOf(blocks: readonly McpContentBlock[]): JsonValue {
+  if (blocks.length === 1 && blocks[0]!.type === 'text') return str(blocks[0]!.text) ?? ''
+  let text = ''
+  for (let i = 0; i < blocks.length; i++) {
+    const block = blocks[i]!
+    if (block.type !== 'text') return blocks as unknown as JsonValue
+    text += i === 0 ? (str(block.text) ?? '') : `\n${str(block.text) ?? ''}`
+  }
+  return text
+}
+
+/** The message of an `isError: true` result: the model-facing text of its blocks, joined by newlines. */
+export function errorText(blocks: readonly McpContentBlock[]): string {
+  return mapContent(blocks)
+    .map((b) => (b.type === 'text' ? b.text : `[image ${b.mimeType}]`))
+    .filter((t) => t !== '')
+    .join('\n')
+}

@@ -1,0 +1,123 @@
+/**
+ * An MCP tool as the registry holds it: a raw-schema definition with the server's `inputSchema`
+ * and description as announced, `outputSchema` as the output declaration, annotations mapped to
+ * parallel safety and kept for policies ({@link mcpToolInfo}).
+ */
+import { checkSchema, renderJsonValue, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { errorText, mapContent, valueOf, type McpContentBlock } from './content'
+import type { ResolvedServerConfig } from './config'
+
+/** MCP's behaviour hints for a tool (`annotations`), as the server announced them. Hints, not guarantees. */
+export interface McpToolAnnotations {
+  readonly title?: string
+  /** The tool does not modify its environment. */
+  readonly readOnlyHint?: boolean
+  /** A modifying tool may destroy data (meaningful when `readOnlyHint` is not `true`). */
+  readonly destructiveHint?: boolean
+  /** Repeating a call with the same arguments has no further effect. */
+  readonly idempotentHint?: boolean
+  /** The tool reaches outside a closed world (the web, other systems). */
+  readonly openWorldHint?: boolean
+}
+
+/** What the bridge records on each definition it registers; read it with {@link mcpToolInfo}. */
+export interface McpToolInfo {
+  /** The bridge's name of the server. */
+  readonly server: string
+  /** The tool's name on the server (what `tools/call` sends). */
+  readonly tool: string
+  /** The server's `title` of the tool, when it sent one. */
+  readonly title?: string
+  readonly annotations: McpToolAnnotations
+  /** Whether the server declared an `outputSchema` (then the value is `structuredContent`). */
+  readonly structured: boolean
+}
+
+/** A registered MCP tool: a raw definition plus {@link McpToolInfo} under `mcp`. */
+export interface McpToolDefinition extends ToolDefinition<JsonObject, JsonValue> {
+  readonly mcp: McpToolInfo
+}
+
+/**
+ * The MCP facts of a definition, or `undefined` for a tool that did not come from this bridge.
+ * For policies: `mcpToolInfo(exec.definition)?.annotations.destructiveHint === true`.
+ */
+export function mcpToolInfo(definition: AnyToolDefinition | undefined): McpToolInfo | undefined {
+  const info = (definition as { readonly mcp?: unknown } | undefined)?.mcp
+  return info !== null && typeof info === 'object' && typeof (info as McpToolInfo).server === 'string' ? (info as McpToolInfo) : undefined
+}
+
+/** The registry's name rule (1–128 of `[A-Za-z0-9_.:-]`, starting with a letter or `_`). */
+const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
+
+/** The registered name of `tool` under `server`'s prefix. */
+export function registeredName(server: ResolvedServerConfig, separator: string, tool: string): string {
+  return server.prefix === false ? tool : `${server.prefix}${separator}${tool}`
+}
+
+/** Why a tool cannot be registered (a name or schema the registry would refuse), or `undefined`. */
+export function unregistrable(name: string, tool: Tool): string | undefined {
+  if (!NAME_RULE.test(name)) return `its registered name "${name}" is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"`
+  if (name === 'run_code') return '"run_code" is reserved for the PTC executor'
+  const input = checkSchema(tool.inputSchema as JsonSchemaNode)
+  if (input !== undefined) return `inputSchema${input.pointer} ${input.message}`
+  if (tool.outputSchema !== undefined) {
+    const output = checkSchema(tool.outputSchema as JsonSchemaNode)
+    if (output !== undefined) return `outputSchema${output.pointer} ${output.message}`
+  }
+  return undefined
+}
+
+/** Sends one `tools/call` for a definition (the server connection owns transport and cancellation). */
+export type McpCaller = (tool: string, registered: string, args: JsonObject, exec: ToolExecution) => Promise<CallToolResult>
+
+/** Content a call prepared for the model, keyed by the call's token until the pipeline renders it. */
+const prepared = new WeakMap<symbol, readonly ContentBlock[]>()
+
+const always = (): boolean => true
+
+/** Builds the frozen definition of `tool` registered as `name`. */
+export function toDefinition(server: ResolvedServerConfig, name: string, tool: Tool, call: McpCaller): McpToolDefinition {
+  const annotations: McpToolAnnotations = Object.freeze({ ...(tool.annotations ?? {}) }) as McpToolAnnotations
+  const structured = tool.outputSchema !== undefined
+  const title = tool.title ?? annotations.title
+  const info: McpToolInfo = Object.freeze({ server: server.name, tool: tool.name, ...(title === undefined ? {} : { title }), annotations, structured })
+  const parallel = server.parallel === true || (server.parallel === 'readOnlyHint' && annotations.readOnlyHint === true)
+  const timeoutMs = server.toolTimeoutsMs[tool.name] ?? server.timeoutMs
+  const mcpName = tool.name
+  const definition: McpToolDefinition = {
+    name,
+    description: tool.description ?? '',
+    parameters: tool.inputSchema as JsonSchemaNode,
+    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: (_args: JsonObject, value: JsonValue) => renderJsonValue(value) }),
+    async execute(args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
+      const result = await call(mcpName, name, args, exec)
+      const blocks = (result.content ?? []) as unknown as readonly McpContentBlock[]
+      if (result.isError === true) {
+        const text = errorText(blocks)
+        throw new ToolError('MCP_TOOL_ERROR', text === '' ? `MCP tool "${mcpName}" on server "${server.name}" reported an error without a message` : text)
+      }
+      let value: JsonValue
+      if (structured) {
+        if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool "${name}" declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
+        value = result.structuredContent as JsonValue
+      } else {
+        value = valueOf(blocks)
+      }
+      if (blocks.length > 0) prepared.set(exec.token, mapContent(blocks))
+      return value
+    },
+    projectContent(_args: JsonObject, _value: JsonValue, exec: ToolExecution): readonly ContentBlock[] | undefined {
+      const content = prepared.get(exec.token)
+      prepared.delete(exec.token)
+      return content
+    },
+    source: 'raw',
+    mcp: info,
+    ...(server.validateArguments ? {} : { validateArguments: false }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(parallel ? { isConcurrencySafe: always } : {}),
+  }
+  return Object.freeze(definition)
+}

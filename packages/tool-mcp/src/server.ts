@@ -1,0 +1,384 @@
+/**
+ * One MCP server: its SDK client and transport, its tool group in the registry, its state, and
+ * reconnection with backoff. A failure here never reaches another server.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
+import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
+import { registeredName, toDefinition, unregistrable } from './definition'
+import type { McpProgress } from './progress'
+
+/**
+ * A server's state: `connecting` (first attempt), `ready`, `reconnecting` (waiting for or making
+ * a retry), `failed` (no retry left; its tools are unregistered), `closed` (the bridge was disposed).
+ */
+export type McpServerState = 'connecting' | 'ready' | 'reconnecting' | 'failed' | 'closed'
+
+/** A tool the server listed that the bridge could not register, and why. */
+export interface McpSkippedTool {
+  readonly tool: string
+  readonly reason: string
+}
+
+/** A snapshot of one server (the bridge's status API and the `mcp/status` event). */
+export interface McpServerStatus {
+  readonly name: string
+  readonly transport: 'stdio' | 'http' | 'custom'
+  readonly state: McpServerState
+  /** Registered tool names, in the server's order. Empty unless the server is or was ready. */
+  readonly tools: readonly string[]
+  readonly skipped: readonly McpSkippedTool[]
+  /** Failed connection attempts since the server was last ready. */
+  readonly attempts: number
+  /** The last connection, listing or registration failure. */
+  readonly lastError?: string
+  /** `serverInfo` from `initialize`. */
+  readonly serverInfo?: { readonly name: string; readonly version: string }
+  /** The stdio child's process id while it runs. */
+  readonly pid?: number
+  /** Calls sent and not yet settled. */
+  readonly inFlight: number
+}
+
+/** What a server needs from its bridge. */
+export interface ServerHost {
+  readonly separator: string
+  readonly clientInfo: { readonly name: string; readonly version: string }
+  /** Claims registered names for `server`; throws naming both servers on a clash. */
+  claim(server: string, names: ReadonlyMap<string, string>): void
+  status(status: McpServerStatus): void
+  progress(exec: ToolExecution, server: string, tool: string, update: McpProgress): void
+  warn(message: string): void
+  debug(message: string): void
+}
+
+/** A clash of registered names between two servers of one bridge (a {@link ToolRegistrationError}; its `toolName` is the clashing name). */
+export class McpToolNameCollisionError extends ToolRegistrationError {}
+
+const STDERR_TAIL_LINES = 10
+
+function isStdio(source: ResolvedServerConfig['source']): source is McpStdioServerConfig {
+  return source.transport === undefined || source.transport === 'stdio'
+}
+
+/** The child's environment: the inherited part per `inheritEnv`, then `env` on top. */
+export function childEnvironment(config: McpStdioServerConfig): Record<string, string> {
+  const inherit = config.inheritEnv ?? 'minimal'
+  const env: Record<string, string | undefined> = inherit === 'all' ? { ...process.env } : getDefaultEnvironment()
+  if (Array.isArray(inherit)) for (const key of inherit) if (process.env[key] !== undefined) env[key] = process.env[key]
+  if (config.env !== undefined) Object.assign(env, config.env)
+  // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
+  if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
+  return env as Record<string, string>
+}
+
+/** Routes a connected transport's messages through `trace` (its throws ignored). */
+function traceTransport(transport: Transport, trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void): void {
+  const see = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
+    try {
+      trace(direction, message)
+    } catch {
+      // A tracer never disturbs the connection.
+    }
+  }
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => (see('send', message), send(message, options))
+  const receive = transport.onmessage
+  transport.onmessage = (message, extra) => (see('receive', message), receive?.(message, extra))
+}
+
+export class McpServerConnection {
+  readonly config: ResolvedServerConfig
+  private readonly host: ServerHost
+  private readonly group: ToolGroup
+  private state: McpServerState = 'connecting'
+  private client: Client | undefined
+  private transport: Transport | undefined
+  private closed = false
+  private attempts = 0
+  private retryTimer: ReturnType<typeof setTimeout> | undefined
+  private lastError: string | undefined
+  private skipped: readonly McpSkippedTool[] = []
+  /** By the server's tool name: the tool as listed (JSON) and its definition. */
+  private entries = new Map<string, { readonly json: string; readonly definition: AnyToolDefinition }>()
+  private refreshing: Promise<void> = Promise.resolve()
+  private stderrTail: string[] = []
+  private inFlight = 0
+  private readonly caller = (tool: string, registered: string, args: JsonObject, exec: ToolExecution): Promise<CallToolResult> => this.call(tool, registered, args, exec)
+
+  constructor(config: ResolvedServerConfig, host: ServerHost, group: ToolGroup) {
+    this.config = config
+    this.host = host
+    this.group = group
+  }
+
+  /** The current snapshot. */
+  status(): McpServerStatus {
+    const pid = this.transport instanceof StdioClientTransport ? this.transport.pid : null
+    const info = this.client?.getServerVersion()
+    return Object.freeze({
+      name: this.config.name,
+      transport: this.config.kind,
+      state: this.state,
+      tools: this.group.names,
+      skipped: this.skipped,
+      attempts: this.attempts,
+      ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
+      ...(info === undefined ? {} : { serverInfo: Object.freeze({ name: info.name, version: info.version }) }),
+      ...(pid === null ? {} : { pid }),
+      inFlight: this.inFlight,
+    })
+  }
+
+  private setState(state: McpServerState): void {
+    this.state = state
+    this.host.status(this.status())
+  }
+
+  /** Connects (first attempt); never throws — a failure becomes state and a retry if configured. */
+  async start(): Promise<void> {
+    await this.connect()
+  }
+
+  /** Reconnects now (after `failed`, or to skip a pending backoff). Resolves when the attempt settled. */
+  async reconnect(): Promise<void> {
+    if (this.closed) return
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer)
+    this.retryTimer = undefined
+    await this.dropClient()
+    this.attempts = 0
+    await this.connect()
+  }
+
+  private createTransport(): Transport | Promise<Transport> {
+    const source = this.config.source
+    if (isStdio(source)) {
+      const transport = new StdioClientTransport({
+        command: source.command,
+        args: [...(source.args ?? [])],
+        env: childEnvironment(source),
+        stderr: 'pipe',
+        ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+      })
+      transport.stderr?.on('data', (chunk: Buffer) => this.recordStderr(chunk))
+      return transport
+    }
+    if (source.transport === 'http') {
+      const http = source as McpHttpServerConfig
+      return new StreamableHTTPClientTransport(http.url instanceof URL ? http.url : new URL(http.url), http.headers === undefined ? undefined : { requestInit: { headers: { ...http.headers } } })
+    }
+    return (source as McpCustomServerConfig).create()
+  }
+
+  private recordStderr(chunk: Buffer): void {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      const text = line.trimEnd()
+      if (text === '') continue
+      this.stderrTail.push(text.length > 300 ? `${text.slice(0, 299)}…` : text)
+      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift()
+      this.host.debug(`[${this.config.name} stderr] ${text}`)
+    }
+  }
+
+  /** `; its last stderr line: …` when the server wrote any. */
+  private stderrHint(): string {
+    const last = this.stderrTail.at(-1)
+    return last === undefined ? '' : `; its last stderr line: ${last}`
+  }
+
+  private async connect(): Promise<void> {
+    if (this.closed) return
+    this.setState(this.attempts === 0 && this.state === 'connecting' ? 'connecting' : 'reconnecting')
+    let client: Client | undefined
+    try {
+      const transport = await this.createTransport()
+      client = new Client({ name: this.host.clientInfo.name, version: this.host.clientInfo.version }, { capabilities: {} })
+      const own = client
+      client.onerror = (error) => this.host.debug(`MCP server "${this.config.name}": ${describeThrown(error)}`)
+      client.onclose = () => this.lost(own)
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(own))
+      this.client = client
+      this.transport = transport
+      await client.connect(transport, { timeout: this.config.requestTimeoutMs })
+      if (this.closed) return
+      if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
+      await this.refresh(client)
+      this.attempts = 0
+      this.lastError = undefined
+      this.setState('ready')
+    } catch (error) {
+      // Closed meanwhile, or the connection was lost mid-attempt and `lost` already took over.
+      if (this.closed || (client !== undefined && this.client !== client)) return
+      await this.dropClient()
+      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${describeThrown(error)}${this.stderrHint()}`, !(error instanceof ToolRegistrationError))
+    }
+  }
+
+  /** Records a failure; schedules a retry when configured and allowed, otherwise unregisters the tools. */
+  private failed(message: string, retryable: boolean): void {
+    this.lastError = message
+    this.attempts++
+    const retry = this.config.retry
+    if (retryable && retry !== undefined && this.attempts <= retry.maxAttempts) {
+      const delay = Math.min(retry.maxDelayMs, retry.initialDelayMs * 2 ** (this.attempts - 1))
+      this.host.warn(`MCP server "${this.config.name}" ${message}; retry ${this.attempts} in ${delay}ms`)
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined
+        void this.connect()
+      }, delay)
+      this.setState('reconnecting')
+      return
+    }
+    this.host.warn(`MCP server "${this.config.name}" ${message}`)
+    this.uninstall()
+    this.setState('failed')
+  }
+
+  private uninstall(): void {
+    try {
+      this.group.replace([])
+    } catch (error) {
+      this.host.warn(`MCP server "${this.config.name}": unregistering its tools failed: ${describeThrown(error)}`)
+    }
+    this.host.claim(this.config.name, new Map())
+    this.entries = new Map()
+  }
+
+  /** The transport closed under a live client (the server exited or the connection dropped). */
+  private lost(client: Client): void {
+    if (this.closed || client !== this.client) return
+    this.client = undefined
+    this.transport = undefined
+    this.failed(`closed the connection${this.stderrHint()}`, true)
+  }
+
+  private async dropClient(): Promise<void> {
+    const client = this.client
+    const transport = this.transport
+    this.client = undefined
+    this.transport = undefined
+    if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
+      // Ends the server's session (HTTP DELETE); a server that does not support it answers 405.
+      await transport.terminateSession().catch((error: unknown) => this.host.debug(`MCP server "${this.config.name}": ending the HTTP session failed: ${describeThrown(error)}`))
+    }
+    if (client !== undefined) await client.close().catch((error: unknown) => this.host.debug(`MCP server "${this.config.name}": close failed: ${describeThrown(error)}`))
+    else if (transport !== undefined) await transport.close().catch(() => undefined)
+  }
+
+  private scheduleRefresh(client: Client): void {
+    this.refreshing = this.refreshing
+      .then(() => (client === this.client && !this.closed ? this.refresh(client) : undefined))
+      .then(
+        () => this.host.status(this.status()),
+        (error: unknown) => {
+          this.lastError = `re-listing tools after list_changed failed: ${describeThrown(error)}`
+          this.host.warn(`MCP server "${this.config.name}" ${this.lastError}; its previous tools stay registered`)
+          this.host.status(this.status())
+        },
+      )
+  }
+
+  /** Lists every page of tools and swaps the server's registrations in one step. */
+  private async refresh(client: Client): Promise<void> {
+    const tools: Tool[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.config.requestTimeoutMs })
+      tools.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor !== undefined)
+    if (client !== this.client || this.closed) return
+    this.install(tools)
+  }
+
+  private install(tools: readonly Tool[]): void {
+    const entries = new Map<string, { readonly json: string; readonly definition: AnyToolDefinition }>()
+    const names = new Map<string, string>()
+    const skipped: McpSkippedTool[] = []
+    for (const tool of tools) {
+      const name = registeredName(this.config, this.host.separator, tool.name)
+      const json = JSON.stringify(tool)
+      const previous = this.entries.get(tool.name)
+      if (previous !== undefined && previous.json === json) {
+        entries.set(tool.name, previous)
+        names.set(name, tool.name)
+        continue
+      }
+      const problem = unregistrable(name, tool)
+      if (problem !== undefined) {
+        skipped.push({ tool: tool.name, reason: problem })
+        this.host.warn(`MCP server "${this.config.name}": tool "${tool.name}" not registered: ${problem}`)
+        continue
+      }
+      entries.set(tool.name, { json, definition: toDefinition(this.config, name, tool, this.caller) })
+      names.set(name, tool.name)
+    }
+    this.host.claim(this.config.name, names)
+    try {
+      this.group.replace([...entries.values()].map((e) => e.definition))
+    } catch (error) {
+      this.host.claim(this.config.name, new Map([...this.entries.keys()].map((t) => [registeredName(this.config, this.host.separator, t), t])))
+      throw error
+    }
+    this.entries = entries
+    this.skipped = Object.freeze(skipped)
+  }
+
+  /** One `tools/call`; see the package README for the error codes. */
+  private async call(tool: string, registered: string, args: JsonObject, exec: ToolExecution): Promise<CallToolResult> {
+    const client = this.client
+    if (client === undefined || this.state !== 'ready') {
+      throw new ToolError('MCP_SERVER_UNAVAILABLE', `MCP server "${this.config.name}" is not connected (${this.state})${this.lastError === undefined ? '' : `: ${this.lastError}`}`)
+    }
+    const caller = exec.signal
+    if (caller.aborted) throw caller.reason
+    // The SDK never removes its abort listener: give it a per-call signal and unlink it here.
+    const local = new AbortController()
+    const onAbort = (): void => local.abort(caller.reason)
+    caller.addEventListener('abort', onAbort)
+    this.inFlight++
+    try {
+      return await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
+        signal: local.signal,
+        timeout: this.config.requestTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: (p) => this.host.progress(exec, this.config.name, registered, p.message === undefined ? (p.total === undefined ? { progress: p.progress } : { progress: p.progress, total: p.total }) : { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), message: p.message }),
+      })
+    } catch (error) {
+      // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
+      if (caller.aborted) throw caller.reason
+      throw this.callError(tool, error)
+    } finally {
+      this.inFlight--
+      caller.removeEventListener('abort', onAbort)
+    }
+  }
+
+  private callError(tool: string, error: unknown): ToolError {
+    const server = `MCP server "${this.config.name}"`
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.ConnectionClosed) return new ToolError('MCP_CONNECTION_CLOSED', `${server} closed the connection during the call to "${tool}"${this.stderrHint()}`, { cause: error })
+      if (error.code === ErrorCode.RequestTimeout) return new ToolError('MCP_REQUEST_TIMEOUT', `${server} did not answer the call to "${tool}" within ${this.config.requestTimeoutMs}ms`, { cause: error })
+      return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message}`, { cause: error })
+    }
+    if (error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'ZodError') {
+      return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${describeThrown(error)}`, { cause: error })
+    }
+    return new ToolError('MCP_TRANSPORT_ERROR', `${server}: the call to "${tool}" failed in transport: ${describeThrown(error)}`, { cause: error })
+  }
+
+  /** Stops retrying, closes the client (ending a stdio child) and unregisters nothing (the group goes with the bridge). */
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    if (this.retryTimer !== undefined) clearTimeout(this.retryTimer)
+    this.retryTimer = undefined
+    await this.dropClient()
+    this.state = 'closed'
+    this.host.status(this.status())
+  }
+}

@@ -1,0 +1,323 @@
+/**
+ * Fault behaviour against an in-process SDK server (raw JSON Schemas, scripted handlers):
+ * cancellation reaching the server, isError, a crash mid-call, list_changed between steps,
+ * structured output, content mapping, collisions, isolation, backoff and progress.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import type { ToolChange, ToolResult } from '@deepseek-ai/dsh-tools'
+import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
+import { FaultServer, Latch, text, tool, untilAborted } from './fault-server'
+
+let h: Harness
+afterEach(async () => {
+  await h?.dispose()
+})
+
+function custom(name: string, server: FaultServer, extra: Record<string, unknown> = {}) {
+  return { name, transport: 'custom' as const, create: server.create, ...extra }
+}
+
+function outcome(r: ToolResult | undefined): string {
+  if (r === undefined) return 'missing'
+  return r.isError ? `${r.error.info?.code}: ${r.error.message}` : `ok: ${JSON.stringify(r.value)}`
+}
+
+/** Resolves with the first `mcp/status` of `server` that satisfies `test`. */
+function statusWhere(h: Harness, server: string, test: (s: McpServerStatus) => boolean): Promise<McpServerStatus> {
+  return new Promise((resolve) => {
+    const off = h.ctx.on('mcp/status', (s) => {
+      if (s.name === server && test(s)) {
+        off()
+        resolve(s)
+      }
+    })
+  })
+}
+
+describe('calls', () => {
+  test('cancellation reaches the server, settles at once with ABORTED, and the late work is ignored', async () => {
+    h = await createHarness()
+    const release = new Latch()
+    const started = new Latch()
+    const fault = new FaultServer([
+      tool('hang', ({ signal }) => (started.open(), untilAborted(signal))),
+      tool('stubborn', async () => {
+        started.open()
+        await release.wait()
+        return text('too late')
+      }),
+      tool('echo', ({ args }) => text(String(args.message))),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+
+    const controller = new AbortController()
+    const pending = h.execute([call('f__hang', {}, 'c1')], { signal: controller.signal })
+    await started.wait()
+    controller.abort()
+    const [hung] = await pending
+    expect(outcome(hung)).toBe('ABORTED: Tool call was cancelled')
+    expect(fault.cancelled).toEqual([{ tool: 'hang', reason: 'AbortError: This operation was aborted' }])
+
+    // A handler that ignores the cancellation: the call settles anyway; its late answer goes nowhere.
+    started.reset()
+    const second = new AbortController()
+    const late = h.execute([call('f__stubborn', {}, 'c2')], { signal: second.signal })
+    await started.wait()
+    second.abort()
+    expect(outcome((await late)[0])).toBe('ABORTED: Tool call was cancelled')
+    release.open()
+    expect(outcome((await h.execute([call('f__echo', { message: 'next' }, 'c3')]))[0])).toBe('ok: "next"')
+    expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang', 'stubborn'])
+  })
+
+  test('isError → an error result with the server text; a protocol error fails that call only', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([
+      tool('fail', () => ({ isError: true, content: [{ type: 'text', text: 'disk full' }, { type: 'text', text: 'try later' }] })),
+      tool('silent-fail', () => ({ isError: true, content: [] })),
+      tool('broken', () => {
+        throw new Error('handler exploded')
+      }),
+      tool('ok', () => text('fine'), { annotations: { readOnlyHint: true } }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+    const results = await h.execute([call('f__fail', {}), call('f__silent-fail', {}), call('f__broken', {}), call('f__ok', {})])
+    expect(results.map(outcome)).toEqual([
+      'MCP_TOOL_ERROR: disk full\ntry later',
+      'MCP_TOOL_ERROR: MCP tool "silent-fail" on server "f" reported an error without a message',
+      // The low-level SDK server answers a throwing handler with a JSON-RPC error: a protocol error.
+      'MCP_PROTOCOL_ERROR: MCP server "f" rejected the call to "broken": MCP error -32603: handler exploded',
+      'ok: "fine"',
+    ])
+    expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: disk full\ntry later' }])
+    // An argument the server's schema rejects never leaves the host.
+    const strict = new FaultServer([tool('typed', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } })])
+    await createMcpBridge(h.ctx, { servers: [custom('s', strict)] })
+    expect(outcome((await h.execute([call('s__typed', { n: 'one' })]))[0])).toMatch(/^INVALID_ARGS: /)
+  })
+
+  test('a server that crashes mid-call fails that call with a clear message; siblings and other servers are unaffected; retry reconnects', async () => {
+    h = await createHarness()
+    const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never'))), tool('ping', () => text('pong'))])
+    const steady = new FaultServer([tool('echo', ({ args }) => text(String(args.message)), { annotations: { readOnlyHint: true } })])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('crashy', crashy, { retry: { initialDelayMs: 5 } }), custom('steady', steady)] })
+    const back = statusWhere(h, 'crashy', (s) => s.state === 'ready')
+    const results = await h.execute([call('crashy__crash', {}), call('steady__echo', { message: 'still here' })])
+    expect(results.map(outcome)).toEqual(['MCP_CONNECTION_CLOSED: MCP server "crashy" closed the connection during the call to "crash"', 'ok: "still here"'])
+    await back
+    expect(crashy.connections).toBe(2)
+    expect(outcome((await h.execute([call('crashy__ping', {})]))[0])).toBe('ok: "pong"')
+    expect(bridge.server('crashy')).toMatchObject({ state: 'ready', attempts: 0, tools: ['crashy__crash', 'crashy__ping'] })
+  })
+
+  test('without retry a lost server is failed and its tools are unregistered', async () => {
+    h = await createHarness()
+    const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never')))])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('crashy', crashy)] })
+    expect(outcome((await h.execute([call('crashy__crash', {})]))[0])).toBe('MCP_CONNECTION_CLOSED: MCP server "crashy" closed the connection during the call to "crash"')
+    expect(bridge.server('crashy')).toMatchObject({ state: 'failed', tools: [], lastError: 'closed the connection' })
+    expect(outcome((await h.execute([call('crashy__crash', {})]))[0])).toMatch(/^UNKNOWN_TOOL: Unknown tool "crashy__crash"/)
+    await bridge.reconnect('crashy')
+    expect(bridge.server('crashy')).toMatchObject({ state: 'ready', tools: ['crashy__crash'] })
+  })
+
+  test('structuredContent is the value and validates against outputSchema', async () => {
+    h = await createHarness()
+    const outputSchema = { type: 'object' as const, properties: { celsius: { type: 'number' } }, required: ['celsius'], additionalProperties: false }
+    const fault = new FaultServer([
+      tool('good', () => ({ content: [{ type: 'text', text: '21°C' }], structuredContent: { celsius: 21 } }), { outputSchema }),
+      tool('bad', () => ({ content: [], structuredContent: { celsius: 'warm' } }), { outputSchema }),
+      tool('none', () => text('no structure'), { outputSchema }),
+      tool('bare', () => ({ content: [], structuredContent: { celsius: 3 } }), { outputSchema }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('w', fault)] })
+    const results = await h.execute([call('w__good', {}), call('w__bad', {}), call('w__none', {}), call('w__bare', {})])
+    expect(outcome(results[0])).toBe('ok: {"celsius":21}')
+    expect(results[0]!.content).toEqual([{ type: 'text', text: '21°C' }])
+    expect(outcome(results[1])).toBe('INVALID_TOOL_OUTPUT: Tool "w__bad" returned an invalid value: /celsius: must be number (got string)')
+    expect(outcome(results[2])).toBe('INVALID_TOOL_OUTPUT: Tool "w__none" declares an outputSchema but MCP server "w" returned no structuredContent')
+    // No content blocks: the model sees the value rendered as JSON.
+    expect(results[3]!.content).toEqual([{ type: 'text', text: '{\n  "celsius": 3\n}' }])
+  })
+
+  test('every content type reaches the model; none is dropped', async () => {
+    h = await createHarness()
+    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+    const fault = new FaultServer([
+      tool('mixed', () => ({
+        content: [
+          { type: 'text', text: 'intro' },
+          { type: 'image', data: png, mimeType: 'image/png' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+          { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', mimeType: 'text/plain', description: 'the a file' },
+          { type: 'resource', resource: { uri: 'mem://note', mimeType: 'text/markdown', text: '# Note' } },
+          { type: 'resource', resource: { uri: 'mem://pic', mimeType: 'image/png', blob: png } },
+          { type: 'resource', resource: { uri: 'mem://bin', mimeType: 'application/zip', blob: 'AAAAAA==' } },
+        ],
+      })),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('c', fault)] })
+    const [r] = await h.execute([call('c__mixed', {})])
+    expect(r!.content).toEqual([
+      { type: 'text', text: 'intro' },
+      { type: 'image', data: png, mimeType: 'image/png' },
+      { type: 'text', text: '[audio audio/wav, 3 bytes: not shown, this interface passes no audio to the model]' },
+      { type: 'text', text: '[resource link] a.txt <file:///a.txt> (text/plain): the a file' },
+      { type: 'text', text: '[resource <mem://note> (text/markdown)]\n# Note' },
+      { type: 'image', data: png, mimeType: 'image/png' },
+      { type: 'text', text: '[resource <mem://bin> (application/zip), 4 bytes: binary content not shown]' },
+    ])
+    // Mixed content: a program gets the MCP blocks whole.
+    expect(Array.isArray(r!.isError ? undefined : r!.value)).toBe(true)
+    expect((r as unknown as { value: { type: string }[] }).value.map((b) => b.type)).toEqual(['text', 'image', 'audio', 'resource_link', 'resource', 'resource', 'resource'])
+  })
+
+  test('progress notifications surface as tools/progress (the pipeline API), mcp/progress events and onProgress, in order', async () => {
+    h = await createHarness({ registry: { progressIntervalMs: 0 } })
+    const fault = new FaultServer([
+      tool('work', async ({ progress }) => {
+        await progress(1, 3, 'reading')
+        await progress(2, 3)
+        await progress(3)
+        return text('done')
+      }),
+    ])
+    const events: McpProgressEvent[] = []
+    const callbacks: McpProgressEvent[] = []
+    const pipeline: string[] = []
+    h.ctx.on('mcp/progress', (e) => void events.push(e))
+    h.ctx.on('tools/progress', (e) => void pipeline.push(`${e.callId} ${e.tool} #${e.sequence} ${e.progress}/${e.total ?? '?'} ${e.message ?? ''}`.trimEnd()))
+    h.ctx.on('tools/result', (r) => void pipeline.push(`result ${r.callId}`))
+    await createMcpBridge(h.ctx, { servers: [custom('p', fault)] }, { onProgress: (e) => void callbacks.push(e) })
+    expect(outcome((await h.execute([call('p__work', {}, 'c9')]))[0])).toBe('ok: "done"')
+    expect(events).toEqual([
+      { server: 'p', tool: 'p__work', callId: 'c9', progress: 1, total: 3, message: 'reading' },
+      { server: 'p', tool: 'p__work', callId: 'c9', progress: 2, total: 3 },
+      { server: 'p', tool: 'p__work', callId: 'c9', progress: 3 },
+    ])
+    expect(callbacks).toEqual(events)
+    expect(pipeline).toEqual(['c9 p__work #1 1/3 reading', 'c9 p__work #2 2/3', 'c9 p__work #3 3/?', 'result c9'])
+  })
+})
+
+describe('registration', () => {
+  test('list_changed between steps swaps the tools in one tools/change; a pinned set keeps unchanged tools', async () => {
+    h = await createHarness()
+    const a = tool('a', () => text('a1'))
+    const fault = new FaultServer([a, tool('b', () => text('b1'))])
+    await createMcpBridge(h.ctx, { servers: [custom('l', fault)] })
+    const changes: ToolChange[] = []
+    h.ctx.on('tools/change', (c) => void changes.push(c))
+    const step1 = await h.resolve()
+    const swapped = statusWhere(h, 'l', (s) => s.tools.includes('l__c'))
+    await fault.announce([a, tool('b', () => text('b2'), { description: 'b, version 2' }), tool('c', () => text('c2'))])
+    await swapped
+    expect(changes).toEqual([{ type: 'replace', scope: expect.objectContaining({ id: 'deployment' }), registered: ['l__b', 'l__c'], unregistered: ['l__b'] }])
+    // The step that resolved before the change: `a` is the same registration, `b` changed.
+    expect((await h.execute([call('l__a', {}), call('l__b', {})], { toolSet: step1 })).map(outcome)).toEqual(['ok: "a1"', expect.stringMatching(/^UNKNOWN_TOOL: /)])
+    const step2 = await h.resolve()
+    expect(h.ctx.tools.describe({ toolSet: step2 }).tools.map((t) => `${t.name}: ${t.description}`)).toEqual(['l__a: a (fault server)', 'l__b: b, version 2', 'l__c: c (fault server)'])
+    expect((await h.execute([call('l__b', {}), call('l__c', {})], { toolSet: step2 })).map(outcome)).toEqual(['ok: "b2"', 'ok: "c2"'])
+  })
+
+  test('schemas project as announced; annotations map to parallel safety and stay readable for policies', async () => {
+    h = await createHarness()
+    const inputSchema = { type: 'object' as const, properties: { path: { type: 'string', description: 'where' } }, required: ['path'], $defs: { unused: { type: 'number' } } }
+    const fault = new FaultServer([
+      tool('read', () => text('r'), { inputSchema, annotations: { readOnlyHint: true } }),
+      tool('wipe', () => text('w'), { annotations: { readOnlyHint: false, destructiveHint: true }, title: 'Wipe everything' }),
+      tool('plain', () => text('p')),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('x', fault), custom('y', new FaultServer([tool('plain', () => text('p'))]), { parallel: true, prefix: 'why', timeoutMs: 1500 })], separator: '.' })
+    expect(h.ctx.tools.schemas()).toEqual([
+      { name: 'x.read', description: 'read (fault server)', parameters: inputSchema },
+      { name: 'x.wipe', description: 'wipe (fault server)', parameters: { type: 'object', properties: {} } },
+      { name: 'x.plain', description: 'plain (fault server)', parameters: { type: 'object', properties: {} } },
+      { name: 'why.plain', description: 'plain (fault server)', parameters: { type: 'object', properties: {} } },
+    ])
+    const defs = h.ctx.tools.definitions()
+    expect(defs.map((d) => d.isConcurrencySafe?.({}) === true)).toEqual([true, false, false, true])
+    expect(defs.map((d) => d.timeoutMs)).toEqual([undefined, undefined, undefined, 1500])
+    expect(mcpToolInfo(defs[1])).toEqual({ server: 'x', tool: 'wipe', title: 'Wipe everything', annotations: { readOnlyHint: false, destructiveHint: true }, structured: false })
+    // A policy on destructiveHint, through the definition.
+    h.ctx.on('tools/pre-execute', (exec, next) => (mcpToolInfo(exec.definition)?.annotations.destructiveHint === true ? { type: 'deny', reason: 'destructive MCP tools need a human' } : next()))
+    expect((await h.execute([call('x.wipe', {}), call('x.read', { path: 'p' })])).map(outcome)).toEqual(['TOOL_DENIED: Tool "x.wipe" was denied: destructive MCP tools need a human', 'ok: "r"'])
+  })
+
+  test('a name collision between servers is a clear error naming both; the first server keeps its tools', async () => {
+    h = await createHarness()
+    const one = new FaultServer([tool('search', () => text('1'))])
+    const two = new FaultServer([tool('search', () => text('2')), tool('other', () => text('o'))])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('one', one, { prefix: false }), custom('two', two, { prefix: false })] })
+    expect(bridge.status().map((s) => s.state)).toEqual(['ready', 'failed'])
+    expect(bridge.server('two')!.lastError).toBe(
+      'Cannot register MCP tool "search" of server "two" as "search": server "one" already registered its tool "search" under that name. Give one server another prefix (servers[].prefix) or change the separator.',
+    )
+    expect(h.ctx.tools.schemas().map((s) => s.name)).toEqual(['search'])
+    // A clash with a tool registered outside the bridge names that tool's owner.
+    h.ctx.tools.register(h.ctx.tools.definitions()[0]!.name === 'search' ? { ...h.ctx.tools.definitions()[0]!, name: 'taken' } : h.ctx.tools.definitions()[0]!)
+    const three = await createMcpBridge(h.ctx, { servers: [custom('three', new FaultServer([tool('taken', () => text('t'))]), { prefix: false })] })
+    expect(three.server('three')!.lastError).toMatch(/^Cannot register tool "taken" in scope "deployment": a tool of that name is already registered there by /)
+  })
+
+  test('tools the registry cannot hold are skipped with the reason; the rest register', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('bad name!', () => text('x')), tool('odd', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } as never }), tool('fine', () => text('ok'))])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
+    const status = bridge.server('s')!
+    expect(status.tools).toEqual(['s__fine'])
+    expect(status.skipped.map((s) => s.tool)).toEqual(['bad name!', 'odd'])
+    expect(status.skipped[0]!.reason).toBe('its registered name "s__bad name!" is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"')
+    expect(status.skipped[1]!.reason).toMatch(/^inputSchema\/properties\/n/)
+  })
+})
+
+describe('lifecycle', () => {
+  test('a server that fails to start does not stop the others; it is retried with backoff until it comes up', async () => {
+    h = await createHarness()
+    const late = new FaultServer([tool('t', () => text('up'))])
+    late.refuse = new Error('port busy')
+    const ok = new FaultServer([tool('t', () => text('ok'))])
+    const seen: string[] = []
+    let bridge: McpBridge | undefined
+    const up = new Promise<void>((resolve) => {
+      h.ctx.on('mcp/status', (s) => {
+        if (s.name !== 'late') return
+        seen.push(`${s.state}:${s.attempts}`)
+        if (s.attempts === 2 && s.state === 'reconnecting' && late.refuse !== undefined && seen.filter((x) => x === 'reconnecting:2').length === 1) late.refuse = undefined
+        if (s.state === 'ready') resolve()
+      })
+    })
+    bridge = await createMcpBridge(h.ctx, { servers: [custom('late', late, { retry: { initialDelayMs: 5, maxDelayMs: 10 } }), custom('ok', ok)] })
+    expect(outcome((await h.execute([call('ok__t', {})]))[0])).toBe('ok: "ok"')
+    await up
+    expect(seen).toEqual(['connecting:0', 'reconnecting:1', 'reconnecting:1', 'reconnecting:2', 'reconnecting:2', 'ready:0'])
+    expect(bridge.server('late')).toMatchObject({ state: 'ready', tools: ['late__t'] })
+    expect(outcome((await h.execute([call('late__t', {})]))[0])).toBe('ok: "up"')
+  })
+
+  test('retries stop after maxAttempts: the server is failed with the last error', async () => {
+    h = await createHarness()
+    const never = new FaultServer([])
+    never.refuse = new Error('no such host')
+    const failed = new Promise<McpServerStatus>((resolve) => h.ctx.on('mcp/status', (s) => s.state === 'failed' && resolve(s)))
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('never', never, { retry: { maxAttempts: 2, initialDelayMs: 1 } })] })
+    expect(await failed).toMatchObject({ state: 'failed', attempts: 3, lastError: 'could not connect: no such host' })
+    expect(bridge.status()).toHaveLength(1)
+  })
+
+  test('disposing the context closes every connection and unregisters every tool', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('t', () => text('x'))])
+    const agent = h.agent('a')
+    const fiber = agent.ctx.plugin({ name: 'mcp-user', apply: (ctx) => createMcpBridge(ctx, { servers: [custom('f', fault)] }).then(() => undefined) })
+    await fiber
+    expect(h.ctx.tools.schemas(agent.agent).map((s) => s.name)).toEqual(['f__t'])
+    expect(h.ctx.tools.schemas().map((s) => s.name)).toEqual([])
+    expect(fault.closes).toBe(0)
+    await fiber.dispose()
+    expect(fault.closes).toBe(1)
+    expect(h.ctx.tools.schemas(agent.agent)).toEqual([])
+  })
+})
