@@ -56,9 +56,9 @@ export function createStyle(colour: boolean): Style {
 /** The demo's styles for `process.stdout` and the current environment. */
 export const style: Style = createStyle(colourEnabled(process.stdout, process.env))
 
-/** `12.3ms`, right-aligned to 8 columns; `—` (centred) when the call never ran. */
+/** `12.3ms`, right-aligned to 8 columns; `—` when the call never ran. */
 export function formatMs(ms: number | undefined): string {
-  return ms === undefined ? '    —   ' : `${ms.toFixed(1)}ms`.padStart(8)
+  return (ms === undefined ? '—' : `${ms.toFixed(1)}ms`).padStart(8)
 }
 
 /** `text` cut to `width` columns, ending in `…` when it was cut. */
@@ -87,10 +87,14 @@ export function wrap(text: string, width: number): string[] {
     }
     for (const word of source.slice(lead.length).split(' ')) {
       let rest = word
+      // A word longer than a line fills the current line, then whole lines, then goes on below.
       while (lead.length + rest.length > width) {
+        const room = line === lead ? width - lead.length : width - line.length - 1
+        if (room >= 8 || line === lead) {
+          line = line === lead ? lead + rest.slice(0, room) : `${line} ${rest.slice(0, room)}`
+          rest = rest.slice(room)
+        }
         flush()
-        out.push(lead + rest.slice(0, width - lead.length))
-        rest = rest.slice(width - lead.length)
       }
       if (line === lead) line = lead + rest
       else if (line.length + 1 + rest.length <= width) line += ` ${rest}`
