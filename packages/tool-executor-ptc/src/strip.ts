@@ -1,6 +1,6 @@
 /**
- * TypeScript type-stripping on the host with esbuild (ARCHITECTURE §6: "Programs are TypeScript
- * or JavaScript, type-stripped on the host (esbuild)").
+ * TypeScript type-stripping on the host with esbuild (docs/design.md, "PTC executor": programs are TypeScript
+ * or JavaScript, type-stripped on the host with esbuild).
  *
  * `transformSync` is used: on Node it costs about the same as the async `transform` (≈1.2 ms per
  * small program, one round trip to the esbuild service) and keeps the caller synchronous.

@@ -1,7 +1,7 @@
 /**
  * Stage tracing: instruments every pipeline stage of a deployment (or scope) so a test can
- * assert which stages ran for each call, in which order, and how often (ARCHITECTURE §4.3:
- * "each stage runs once per call"; §11: "every stage at most once").
+ * assert which stages ran for each call, in which order, and how often (docs/design.md, "The batch and the pipeline":
+ * each stage runs at most once per call).
  */
 import type { Context } from 'cordis'
 import type {

@@ -1,5 +1,5 @@
 /**
- * The shared per-call stages (seed 000 source map: `src/pipeline.ts`; ARCHITECTURE §4.3):
+ * The shared per-call stages (docs/design.md, "Packages"; docs/design.md, "The batch and the pipeline"):
  *
  *   prepare → tools/pre-execute → guards → tools/execute (wrappers → body) → output validation
  *   → render → tools/post-execute → finalizeContent → tools/result
@@ -73,7 +73,7 @@ export interface PipelineConfig {
   readonly maxArgumentBytes: number
   /** Opt-in schema-guided argument repair; all modes off by default. */
   readonly repair: RepairModes
-  /** Model-facing content caps applied to rendered results (bug case B18). */
+  /** Model-facing content caps applied to rendered results (bug case B18: one huge result must not flood the context). */
   readonly contentLimits: ContentLimits
 }
 
@@ -399,7 +399,7 @@ export async function policy(state: CallState, run: RunContext): Promise<void> {
     }
     try {
       const answer = await approval.request(decision.reason === undefined ? { exec, signal: run.signal } : { exec, reason: decision.reason, signal: run.signal })
-      // A rejection is a denial and stays more specific than a concurrent abort (ARCHITECTURE §4.3).
+      // A rejection is a denial and stays more specific than a concurrent abort (docs/design.md, "The batch and the pipeline").
       if (answer?.type !== 'approve') {
         const reason = answer?.type === 'reject' ? answer.reason : undefined
         state.draft = fail('TOOL_DENIED', messages.approvalRejected(name, reason), 'ApprovalRejected', reason)

@@ -1,5 +1,5 @@
 /**
- * Provider wire formats for the native executor (ARCHITECTURE §5), as pure functions with no
+ * Provider wire formats for the native executor (docs/design.md, "Native executor and provider formats"), as pure functions with no
  * network: tool declarations per provider (with schema sanitizing and a reversible name map),
  * emissions → raw batch (complete responses and streams, truncation and leaked markup
  * detection), and results → provider messages.

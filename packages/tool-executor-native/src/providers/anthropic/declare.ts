@@ -14,7 +14,7 @@ export interface AnthropicTool {
   readonly name: string
   readonly description: string
   readonly input_schema: JsonObject
-  /** Present when the tool was registered with `deferLoading: true` (seed 000). */
+  /** Present when the tool was registered with `deferLoading: true` (docs/design.md, "Known limitations"). */
   readonly defer_loading?: true
 }
 
