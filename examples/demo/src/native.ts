@@ -21,6 +21,10 @@ export interface NativeRun {
   readonly batches: readonly TimelineBatch[]
 }
 
+/**
+ * Replays every recorded step through the native executor over the sample workspace at `root`,
+ * printing each step (see `./format`), and returns what the PTC half and the tests compare.
+ */
 export async function runNative(root: string): Promise<NativeRun> {
   const { ctx, agent, log, tracer } = await bootDeployment(root, (c) => c.plugin(NativeExecutor, { maxParallelCalls: 4 }))
   const { bold, dim } = style

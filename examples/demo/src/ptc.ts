@@ -51,6 +51,10 @@ export interface PtcRun {
   readonly batch: TimelineBatch
 }
 
+/**
+ * Runs {@link PROGRAM} through `run_code` over the sample workspace at `root`, printing the
+ * program, each sub-call and what the model sees, and the byte comparison with `native`.
+ */
 export async function runPtc(root: string, native: NativeRun): Promise<PtcRun> {
   const { ctx, agent, log, tracer } = await bootDeployment(root, (c) => c.plugin(PtcExecutor, { maxParallelSubCalls: 4 }))
   const { bold, dim } = style

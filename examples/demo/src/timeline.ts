@@ -134,7 +134,7 @@ const COLOURS: Record<Segment, string> = {
 }
 const ERROR_COLOUR = '#cc4125'
 /** Approximate width of one character of the 11 px monospace font. */
-const CHAR = 6.7
+const CHAR = 7
 
 /** `&`, `<`, `>` and `"` escaped for SVG text and attributes. */
 function esc(text: string): string {
