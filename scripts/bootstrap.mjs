@@ -11,10 +11,12 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const PNPM = 'pnpm@12.4.2'
 const marker = join(root, 'node_modules', '.modules.yaml')
 const lock = join(root, 'pnpm-lock.yaml')
+// No update banners from npm (npx) or pnpm on a first run: pnpm reads pnpm_config_*, npm npm_config_*.
+const QUIET = { TURBO_TELEMETRY_DISABLED: '1', pnpm_config_update_notifier: 'false', npm_config_update_notifier: 'false' }
 
 const upToDate = existsSync(marker) && existsSync(lock) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs
 if (!upToDate) {
   const args = ['-y', PNPM, 'install', ...(existsSync(lock) ? ['--frozen-lockfile'] : [])]
   console.error(`[bootstrap] npx ${args.join(' ')}`)
-  execFileSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1' } })
+  execFileSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...QUIET } })
 }

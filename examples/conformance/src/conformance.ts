@@ -1,8 +1,6 @@
 /**
- * Conformance on real data (ARCHITECTURE §9 "A second demo registers the real MCP tool lists
- * and BFCL functions and reports how many schemas register, project, generate SDK types and
- * validate their ground-truth calls"; §11 "Every schema in the real-data fixtures registers
- * without throwing").
+ * Conformance on real data (docs/design.md, "Reliability": every schema in the real-data
+ * fixtures registers without throwing).
  *
  * Everything goes through the public surface a deployment uses: `ctx.tools.register`,
  * `ctx.tools.schemas`, the PTC package's `generateSdk`, and `ctx.tools.execute` with the

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from 'vitest'
 import { concreteCalls, runConformance, type ConformanceReport } from '../src/conformance'
-import { formatReport } from '../src/report'
+import { formatReport, verdictLine } from '../src/report'
 
 let report: ConformanceReport
 beforeAll(async () => {
@@ -65,7 +65,12 @@ describe('conformance on real data', () => {
     ])
     expect(text).toContain('BFCL ground truth: 25 of 25 rejected calls are documented dataset errors; undocumented: none')
     expect(text).toContain('Documented BFCL dataset errors: 25 of 25 applicable rejected as INVALID_ARGS naming the field')
-    expect(text.endsWith('PTC SDK column: generated')).toBe(true)
+    expect(text).toContain('PTC SDK column: generated\n\nTerms\n  definitions    tool definitions read from the fixture files\n')
+    // It ends with one verdict line: what passed of what.
+    expect(text.split('\n').at(-1)).toBe(
+      'Verdict: PASS — 6,542 of 6,542 definitions registered; 25 of 26 MCP calls judged as the server did; 3,033 of 3,058 BFCL ground-truth calls valid (25 of 25 rejections documented dataset errors); 25 of 25 dataset errors rejected naming the field',
+    )
+    expect(verdictLine({ ...report, mcp: { ...report.mcp, failures: [{ source: 'x', tool: 'y', message: 'z' }] } }).startsWith('Verdict: FAIL — 6,541 of 6,542 definitions registered;')).toBe(true)
   })
 })
 

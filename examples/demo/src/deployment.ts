@@ -1,12 +1,14 @@
 /**
  * The deployment both halves of the demo run in: the registry, an executor, the timeout policy,
- * a policy that denies writes, the workspace tools, and one agent with an in-memory session log.
+ * a policy that denies writes, the workspace tools, one agent with an in-memory session log, and
+ * a stage tracer whose timed entries give each call's time and the timeline picture.
  */
 import { Context } from 'cordis'
-import { ToolRegistry, createAgent, type Agent } from '@deepseek-ai/dsh-tools'
+import { ToolRegistry, createAgent, type Agent, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
+import { MemorySessionLog, StageTracer } from '@deepseek-ai/dsh-tool-testkit'
 import { workspaceTools } from './tools'
+import type { TimelineBatch, TimelineCall } from './timeline'
 
 /** A booted demo deployment. */
 export interface Deployment {
@@ -16,6 +18,15 @@ export interface Deployment {
   readonly agent: Agent
   /** The agent's session log. */
   readonly log: MemorySessionLog
+  /** Every pipeline stage of every call, timed (installed outside the timeout policy). */
+  readonly tracer: StageTracer
+}
+
+/** Time a call spent in `tools/execute` (wrappers and body), in ms; undefined if it never got there. */
+export function dispatchMs(tracer: StageTracer, callId: string): number | undefined {
+  const wrap = tracer.events.find((e) => e.callId === callId && e.stage === 'wrap')
+  const unwrap = tracer.events.find((e) => e.callId === callId && e.stage === 'unwrap')
+  return wrap === undefined || unwrap === undefined ? undefined : unwrap.at - wrap.at
 }
 
 /**
@@ -26,11 +37,31 @@ export async function bootDeployment(root: string, mountExecutor: (ctx: Context)
   const ctx = new Context()
   await ctx.plugin(ToolRegistry)
   await mountExecutor(ctx)
+  const tracer = new StageTracer()
+  tracer.install(ctx)
   await ctx.plugin(TimeoutPolicy, {})
   // A deployment policy: the demo workspace is read-only.
   ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'write_file' ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
   for (const tool of workspaceTools(root)) ctx.tools.register(tool)
   const log = new MemorySessionLog()
   const { agent } = createAgent(ctx, 'support-agent', { log })
-  return { ctx, agent, log }
+  return { ctx, agent, log, tracer }
+}
+
+/** Whether a call runs alone: its tool's `isConcurrencySafe(args)` is not exactly `true`. */
+export function isExclusive(ctx: Context, agent: Agent, name: string, args: string | JsonValue): boolean {
+  const definition = ctx.tools.get(name, agent)
+  if (definition === undefined) return false
+  try {
+    const parsed: unknown = typeof args === 'string' ? JSON.parse(args.trim() === '' ? '{}' : args) : args
+    return definition.isConcurrencySafe?.(parsed) !== true
+  } catch {
+    return true
+  }
+}
+
+/** The timeline of the calls `ids` from the tracer entries recorded from `since` on. */
+export function timelineBatch(title: string, calls: readonly TimelineCall[], tracer: StageTracer, since: number): TimelineBatch {
+  const ids = new Set(calls.map((c) => c.id))
+  return { title, calls, events: tracer.events.slice(since).filter((e) => ids.has(e.callId)) }
 }

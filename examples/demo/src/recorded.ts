@@ -1,14 +1,18 @@
 /**
- * Recorded model steps, as provider-native payloads. Each is derived from a real emission shape
- * in `packages/tool-testkit/fixtures/real/model-outputs/provider_emissions.json` (ids E02, E06,
- * E07, E10, E12, E16, E25) or a real MCP `tools/call` in `fixtures/real/mcp/calls.sample.json`,
- * retargeted at the demo's workspace tools. Values are the demo's; shapes and quirks are real.
+ * Recorded model steps, as provider-native payloads. The payload shapes and their quirks come
+ * from real provider responses and bug reports, collected with their sources in
+ * `packages/tool-testkit/fixtures/real/model-outputs/provider_emissions.json` and
+ * `packages/tool-testkit/fixtures/real/mcp/calls.sample.json` (the demo's README maps each step
+ * to its entries); the values (paths, order ids, amounts) are the demo's sample workspace.
  */
 
-/** One step: what the model emitted, in its provider's wire format. */
+/**
+ * One step: what the model emitted, in its provider's wire format. `basis` says in plain words
+ * which real provider behaviour the payload reproduces.
+ */
 export type RecordedStep =
-  | { readonly title: string; readonly source: string; readonly provider: 'openai-chat'; readonly payload: OpenAIChatCompletion }
-  | { readonly title: string; readonly source: string; readonly provider: 'anthropic'; readonly payload: AnthropicMessage }
+  | { readonly title: string; readonly basis: string; readonly provider: 'openai-chat'; readonly payload: OpenAIChatCompletion }
+  | { readonly title: string; readonly basis: string; readonly provider: 'anthropic'; readonly payload: AnthropicMessage }
 
 /** The slice of an OpenAI Chat Completions response the demo replays. */
 export interface OpenAIChatCompletion {
@@ -52,7 +56,7 @@ export const TASK = 'Which orders were refunded, what did they cost in total wit
 export const RECORDED_STEPS: readonly RecordedStep[] = [
   {
     title: 'Explore the workspace (parallel calls, "" arguments for a zero-argument tool)',
-    source: 'E02 (OpenAI parallel tool_calls) + E12 (empty-string arguments)',
+    basis: 'an OpenAI parallel tool_calls response; "" as the arguments of a zero-argument call',
     provider: 'openai-chat',
     payload: chat('chatcmpl-demo-1', 'tool_calls', [
       ['call_01', 'list_allowed_directories', ''],
@@ -62,7 +66,7 @@ export const RECORDED_STEPS: readonly RecordedStep[] = [
   },
   {
     title: 'Read and look up (parallel tool_use blocks; a hallucinated tool name)',
-    source: 'E07 (Anthropic parallel tool_use) + E25 (ToolBench hallucinated name)',
+    basis: 'an Anthropic response with parallel tool_use blocks; a tool name a real model invented',
     provider: 'anthropic',
     payload: {
       id: 'msg_demo_2',
@@ -79,8 +83,8 @@ export const RECORDED_STEPS: readonly RecordedStep[] = [
     },
   },
   {
-    title: 'Numbers sent as strings, a path outside the workspace, a slow tool alongside fast ones',
-    source: 'E16 (numbers as strings) + calls.sample.json filesystem /etc/passwd and get-sum',
+    title: 'Numbers sent as strings, a path outside the workspace, a slow report that runs alone',
+    basis: 'a number sent as a string; a path traversal recorded against the MCP filesystem server',
     provider: 'openai-chat',
     payload: chat('chatcmpl-demo-3', 'tool_calls', [
       ['call_08', 'get_sum', '{"a":"642.0","b":310.75}'],
@@ -92,7 +96,7 @@ export const RECORDED_STEPS: readonly RecordedStep[] = [
   },
   {
     title: 'A write the policy denies, malformed JSON, and a backend that hangs past its timeout',
-    source: 'the demo policy + E13-style malformed JSON + slow_report timeoutMs 250',
+    basis: 'a write under a read-only policy; malformed JSON (a missing comma); a 250 ms budget',
     provider: 'openai-chat',
     payload: chat('chatcmpl-demo-4', 'tool_calls', [
       ['call_13', 'write_file', '{"path":"docs/summary.md","content":"Refunded: ORD-1002"}'],
@@ -103,7 +107,7 @@ export const RECORDED_STEPS: readonly RecordedStep[] = [
   },
   {
     title: 'A response cut at the output-token limit: nothing runs, each call is answered',
-    source: 'E11 (finish_reason "length", arguments cut mid-value) + B22',
+    basis: 'a response cut by the output-token limit (finish_reason "length") mid-argument',
     provider: 'openai-chat',
     payload: chat('chatcmpl-demo-5', 'length', [
       ['call_17', 'lookup_order', '{"id":"ORD-1001"}'],

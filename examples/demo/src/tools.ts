@@ -1,7 +1,7 @@
 /**
  * A realistic tool set over the bundled sample workspace (`examples/demo/sample/`): the names
- * and shapes follow the MCP filesystem server, plus an order lookup, a calculator and a slow
- * report. Everything is read-only except `write_file`, which the demo's policy denies.
+ * and shapes follow the MCP filesystem server, plus an order lookup, a calculator and a slow,
+ * exclusive report. Everything is read-only except `write_file`, which the demo's policy denies.
  */
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join, relative, resolve, sep } from 'node:path'
@@ -157,7 +157,8 @@ export function workspaceTools(root: string): AnyToolDefinition[] {
     parameters: { delayMs: { type: 'integer', minimum: 0, maximum: 10_000, required: true } },
     output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
     timeoutMs: 250,
-    isConcurrencySafe: () => true,
+    // Exclusive: the reporting backend builds one report at a time, so the call runs alone (a
+    // barrier: earlier calls finish first, later ones start after it).
     async execute(args, exec) {
       await sleep(args.delayMs, exec.signal)
       return `Weekly report: 4 orders, 1 refund (ORD-1002), backend took ${args.delayMs}ms.`

@@ -1,5 +1,5 @@
 /**
- * README examples must compile: every ```ts block in a package README (and in docs/) must be
+ * README examples must compile: every ```ts block in a package README (and in every docs/*.md) must be
  * the verbatim content of a file that the root `tsc` typechecks (a package's `examples/` or
  * `test/` folder), so an example cannot drift from the API.
  */
@@ -35,7 +35,10 @@ const normalize = (s: string): string => s.replace(/\r\n/g, '\n').trim()
 
 const documents = [
   ...readdirSync(join(root, 'packages')).map((p) => ({ doc: join('packages', p, 'README.md'), dirs: [join(root, 'packages', p, 'examples'), join(root, 'packages', p, 'test')] })),
-  ...['testing.md'].map((d) => ({ doc: join('docs', d), dirs: readdirSync(join(root, 'packages')).flatMap((p) => [join(root, 'packages', p, 'examples'), join(root, 'packages', p, 'test')]) })),
+  // Every guide in docs/ (testing.md, cookbook-adding-a-tool.md, …): its examples may come from any package.
+  ...readdirSync(join(root, 'docs'))
+    .filter((d) => d.endsWith('.md'))
+    .map((d) => ({ doc: join('docs', d), dirs: readdirSync(join(root, 'packages')).flatMap((p) => [join(root, 'packages', p, 'examples'), join(root, 'packages', p, 'test')]) })),
 ].filter((d) => existsSync(join(root, d.doc)))
 
 describe('README and doc examples are typechecked sources', () => {

@@ -1,5 +1,5 @@
 /**
- * Which budget a call gets (ARCHITECTURE §7; seed 000 Known Limitations: `timeoutMs` on a
+ * Which budget a call gets (docs/design.md, "Timeout policy"; docs/design.md, "Known limitations": `timeoutMs` on a
  * definition is declarative until this policy enforces it).
  */
 import { MAX_TIMER_MS, type AnyToolDefinition } from '@deepseek-ai/dsh-tools'

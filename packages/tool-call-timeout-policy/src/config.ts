@@ -1,6 +1,6 @@
 /**
  * The timeout policy's configuration: its shape, its validation, and the Standard Schema that
- * lets cordis reject a bad config before the plugin starts (ARCHITECTURE §7).
+ * lets cordis reject a bad config before the plugin starts (docs/design.md, "Timeout policy").
  */
 import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'
 
@@ -20,7 +20,7 @@ export interface TimeoutPolicyConfig {
   readonly defaultTimeoutMs?: number
   /**
    * Opt-in hard limit for bodies that ignore their signal. Off by default: the default contract
-   * is quiescence — a started body is awaited however late it settles (seed 000 "Execution and
+   * is quiescence — a started body is awaited however late it settles (docs/cancellation.md, "Cooperative
    * cancellation"). On: once the body's signal fired (the deadline, or a caller abort), the call
    * waits at most `graceMs` more, then settles without the body — `TOOL_TIMEOUT` when the
    * deadline fired first, `ABORTED` when the caller did — and the body is *abandoned*: counted

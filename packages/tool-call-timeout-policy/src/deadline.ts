@@ -1,6 +1,6 @@
 /**
  * One call's deadline: a signal derived from the signal the wrapper received, aborted by a
- * timer after the budget, plus the optional hard-limit grace timer (ARCHITECTURE §7).
+ * timer after the budget, plus the optional hard-limit grace timer (docs/design.md, "Timeout policy").
  *
  * At most one timer is pending at any time (the budget timer, then the grace timer), and
  * `dispose()` clears it and removes the listener on the outer signal — bug case B06: a timer

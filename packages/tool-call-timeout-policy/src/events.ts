@@ -1,6 +1,6 @@
 /**
- * The `tools/abandoned` event (ARCHITECTURE §7: the hard limit "accounts for the abandoned
- * body"), declared in cordis `Events`, and its scope-filtered emission.
+ * The `tools/abandoned` event (docs/design.md, "Timeout policy": the hard limit accounts for the abandoned
+ * body), declared in cordis `Events`, and its scope-filtered emission.
  */
 import type { Context } from 'cordis'
 import { isWithin, scopeOf, type Scope } from '@deepseek-ai/dsh-tools'

@@ -1,7 +1,7 @@
 /**
  * `@deepseek-ai/dsh-tool-call-timeout-policy` — enforces a tool definition's `timeoutMs` (and
- * an optional default budget) as a `tools/execute` wrapper (seed 000 Known Limitations;
- * ARCHITECTURE §7).
+ * an optional default budget) as a `tools/execute` wrapper (docs/design.md, "Known limitations";
+ * docs/design.md, "Timeout policy").
  *
  * @example
  * import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'

@@ -1,5 +1,5 @@
 /**
- * The cordis plugin (ARCHITECTURE §7): one `tools/execute` wrapper in the scope the plugin is
+ * The cordis plugin (docs/design.md, "Timeout policy"): one `tools/execute` wrapper in the scope the plugin is
  * loaded on, disposed with the plugin's fiber.
  */
 import type { Context, Plugin } from 'cordis'

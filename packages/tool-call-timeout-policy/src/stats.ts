@@ -1,6 +1,6 @@
 /**
- * Process-wide counters of the timeout policy (ARCHITECTURE §7: the abandoned body is
- * "counted, reported"). Every mount of the plugin adds to the same counters; the
+ * Process-wide counters of the timeout policy (docs/design.md, "Timeout policy": the abandoned body is
+ * counted and reported). Every mount of the plugin adds to the same counters; the
  * `tools/abandoned` event carries the scope for per-scope accounting.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The `tools/execute` wrapper that enforces a call's budget (ARCHITECTURE §4.3 step 3 and §7).
+ * The `tools/execute` wrapper that enforces a call's budget (docs/design.md, "The batch and the pipeline", step 3, and "Timeout policy").
  *
  * Decision table, after the inner chain settled (or was abandoned):
  *
@@ -41,7 +41,7 @@ function settle(attempt: Promise<JsonValue>): Promise<Outcome> {
 /**
  * The `TOOL_TIMEOUT` error the wrapper throws: `ToolError` with code `TOOL_TIMEOUT` and
  * message `tool call timed out after <ms>ms`, so the model sees exactly
- * `Error: tool call timed out after <ms>ms` (seed 000 Model Experience). `cause` keeps what
+ * `Error: tool call timed out after <ms>ms` (docs/design.md, "What the model sees"). `cause` keeps what
  * the body did (for logs), `reason` (user-facing, never model-facing) is set for an abandoned body.
  */
 export function timeoutError(budgetMs: number, options?: { cause?: unknown; reason?: string }): ToolError {

@@ -1,6 +1,6 @@
 /**
- * The native executor: each visible tool is a function the model calls (seed 000 "Select an
- * executor"; ARCHITECTURE §5). `describe` returns the visible schemas unchanged, in prompt
+ * The native executor: each visible tool is a function the model calls (docs/design.md,
+ * "Native executor and provider formats"). `describe` returns the visible schemas unchanged, in prompt
  * order; `execute` runs the batch through the shared pipeline with the native concurrency
  * contract.
  */

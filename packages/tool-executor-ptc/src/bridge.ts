@@ -1,5 +1,5 @@
 /**
- * The bridge between a running program and the pipeline (seed 000 "PTC mode"; ARCHITECTURE §6).
+ * The bridge between a running program and the pipeline (docs/design.md, "PTC executor").
  *
  * Each SDK call re-enters the complete pipeline for that tool — resolved set, restrictions,
  * guards, approvals, wrappers — with the outer execution as `parent` and the id

@@ -1,5 +1,5 @@
 /**
- * The PTC executor (seed 000 "PTC mode", "Model Experience"; ARCHITECTURE §6): the model sees
+ * The PTC executor (docs/design.md, "PTC executor" and "What the model sees"): the model sees
  * one tool, `run_code`, plus a prompt section holding a generated TypeScript SDK for every
  * visible tool. `run_code` itself runs through the complete pipeline (policies, guards and
  * wrappers apply to it); its body runs the program in the sandbox runtime, and every SDK call

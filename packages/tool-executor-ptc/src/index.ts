@@ -1,7 +1,7 @@
 /**
  * `@deepseek-ai/dsh-tool-executor-ptc` — programmatic tool calling: one `run_code` tool, a
- * generated TypeScript SDK, and programs run in a QuickJS WebAssembly sandbox (seed 000 "PTC
- * mode"; ARCHITECTURE §6).
+ * generated TypeScript SDK, and programs run in a QuickJS WebAssembly sandbox (docs/design.md,
+ * "PTC executor").
  */
 import type { Context } from 'cordis'
 import '@deepseek-ai/dsh-tools'

@@ -1,6 +1,6 @@
 /**
- * Limits of one program run and their validation (ARCHITECTURE §6: "limits on compute time, wall
- * time, memory, total output bytes, value bytes crossing the boundary, and sub-call count").
+ * Limits of one program run and their validation (docs/design.md, "PTC executor": limits on compute time, wall
+ * time, memory, total output bytes, value bytes crossing the boundary, and sub-call count).
  */
 // MAX_TIMER_MS (2,147,483,647, the largest delay a Node.js timer accepts) is also the upper bound of counts and byte sizes.
 import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'

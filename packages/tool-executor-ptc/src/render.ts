@@ -1,5 +1,5 @@
 /**
- * The model-facing text of a `run_code` result (seed 000 "Model Experience": "PTC mode renders
+ * The model-facing text of a `run_code` result (docs/design.md, "What the model sees": PTC mode renders
  * the outer program's printed lines and return value, (run_code completed with no output) when
  * both are empty, or Error: code run failed (<kind>): <message> followed conditionally by
  * Captured output: and the captured lines").
@@ -7,7 +7,7 @@
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunOutput } from './runtime/types'
 
-/** The text shown when a run printed nothing and returned nothing (seed 000). */
+/** The text shown when a run printed nothing and returned nothing (docs/design.md, "PTC executor"). */
 export const NO_OUTPUT_TEXT = '(run_code completed with no output)'
 
 /** The model-facing rendering of a run. */

@@ -1,5 +1,5 @@
 /**
- * The TypeScript SDK the model reads under PTC (ARCHITECTURE §6: "a generated TypeScript SDK
+ * The TypeScript SDK the model reads under PTC (docs/design.md, "PTC executor": a generated TypeScript SDK
  * for every visible tool (exact argument and output types from the schemas, lexicographic
  * order, byte-identical for an unchanged set, never throws: unsupported constructs degrade to
  * `unknown`)").

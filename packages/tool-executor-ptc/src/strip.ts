@@ -1,6 +1,6 @@
 /**
- * TypeScript type-stripping on the host with esbuild (ARCHITECTURE §6: "Programs are TypeScript
- * or JavaScript, type-stripped on the host (esbuild)").
+ * TypeScript type-stripping on the host with esbuild (docs/design.md, "PTC executor": programs are TypeScript
+ * or JavaScript, type-stripped on the host with esbuild).
  *
  * A run strips with {@link stripProgramCached} (the asynchronous `transform`: one round trip to
  * the esbuild service, ≈1.2–1.5 ms per small program here); `stripTypes` and `stripProgram` are

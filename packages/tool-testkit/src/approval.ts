@@ -1,5 +1,5 @@
 /**
- * A scriptable approval service (ARCHITECTURE §8): answers `ask` decisions from a script,
+ * A scriptable approval service (docs/design.md, "Testkit"): answers `ask` decisions from a script,
  * records every request, and can hold requests until the test releases them.
  */
 import type { ApprovalDecision, ApprovalRequest, ApprovalService } from '@deepseek-ai/dsh-tools'

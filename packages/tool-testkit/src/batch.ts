@@ -1,5 +1,5 @@
 /**
- * Raw-batch builders: calls exactly as a model would emit them (ARCHITECTURE §8).
+ * Raw-batch builders: calls exactly as a model would emit them (docs/design.md, "Testkit").
  */
 import type { JsonValue, RawToolCall } from '@deepseek-ai/dsh-tools'
 

@@ -1,5 +1,5 @@
 /**
- * A manual clock for timeout tests (ARCHITECTURE §8 "fake-clock helpers for timeouts"): time
+ * A manual clock for timeout tests (docs/design.md, "Testkit"): time
  * moves only when the test advances it, so a test asserts "timed out" or "did not time out"
  * without sleeping and without depending on the machine's speed.
  *

@@ -1,6 +1,5 @@
 /**
- * A scriptable fake code runtime for PTC tests (ARCHITECTURE §6 "The runtime sits behind a
- * small `CodeRuntime` seam (language, isolation, `run`)"; §8 "a scriptable fake code runtime").
+ * A scriptable fake code runtime for PTC tests (docs/design.md, "PTC executor" and "Testkit").
  *
  * The types below are structurally identical to `CodeRuntime` of
  * `@deepseek-ai/dsh-tool-executor-ptc` (the testkit does not depend on that package): pass a
@@ -11,7 +10,7 @@
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 
-/** How a code run failed (ARCHITECTURE §6 kinds). */
+/** How a code run failed (the run failure kinds of docs/design.md, "PTC executor"). */
 export type FakeCodeRunErrorKind = 'exception' | 'timeout' | 'abort' | 'memory' | 'output-limit' | 'invalid-output'
 
 /** A run failure: the kind and a message (the model sees `Error: code run failed (<kind>): <message>`). */

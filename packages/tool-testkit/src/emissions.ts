@@ -1,6 +1,5 @@
 /**
- * Provider emission fixtures (ARCHITECTURE §8 "raw-batch builders and provider emission
- * fixtures"): loaders for `fixtures/real/model-outputs/provider_emissions.json` — 22 tool-call
+ * Provider emission fixtures (docs/design.md, "Testkit"): loaders for `fixtures/real/model-outputs/provider_emissions.json` — 22 tool-call
  * emission shapes of OpenAI chat/Responses, Anthropic, Gemini, DeepSeek and OpenAI-compatible
  * servers, each with the parse outcome a provider adapter should produce. Provenance:
  * `fixtures/real/SOURCES.md` (shapes from public docs and bug reports; values invented, except
@@ -16,7 +15,7 @@ export type EmissionKind = 'documented-shape' | 'observed-quirk' | 'observed-raw
 
 /** One example of `provider_emissions.json`. */
 export interface ProviderEmission {
-  /** `E01` … `E26` (not contiguous). */
+  /** `E01` … `E26` (not contiguous; each explained in docs/glossary.md, "Provider emissions"). */
   readonly id: string
   /** e.g. `openai`, `anthropic`, `google gemini`, `deepseek`, `openai-compatible`. */
   readonly provider: string

@@ -1,5 +1,5 @@
 /**
- * Tool fixtures for tests and benchmarks (ARCHITECTURE §8). Every fixture is a real
+ * Tool fixtures for tests and benchmarks (docs/design.md, "Testkit"). Every fixture is a real
  * `defineTool` definition that honours the pipeline contracts (it observes `exec.signal`
  * unless its point is not to).
  */

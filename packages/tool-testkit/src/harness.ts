@@ -1,6 +1,6 @@
 /**
  * A harness that boots a deployment with the registry, an executor and optional policies in
- * one call, and tears it down quiescently (ARCHITECTURE §8).
+ * one call, and tears it down quiescently (docs/design.md, "Testkit").
  *
  * Layout of a booted harness (each line a cordis fiber, disposed bottom-up):
  *

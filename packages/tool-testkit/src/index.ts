@@ -1,6 +1,6 @@
 /**
  * `@deepseek-ai/dsh-tool-testkit` — fixtures for testing tools, policies and executors built
- * on dsh-tools (ARCHITECTURE §8).
+ * on dsh-tools (docs/design.md, "Testkit").
  */
 export * from './harness'
 export * from './log'

@@ -1,5 +1,6 @@
 /**
- * Leak checks (ARCHITECTURE §11; bug case B06): count the timers and handles a process holds,
+ * Leak checks (docs/design.md, "Reliability"; bug case B06, a timeout timer
+ * never cleared that kept a process alive): count the timers and handles a process holds,
  * the abort listeners left on a signal, and the promises a piece of work leaves pending.
  */
 import { getEventListeners } from 'node:events'

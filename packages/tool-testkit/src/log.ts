@@ -1,5 +1,5 @@
 /**
- * An in-memory session log with query helpers (ARCHITECTURE §8).
+ * An in-memory session log with query helpers (docs/design.md, "Testkit").
  */
 import type { SessionEvent, SessionLog } from '@deepseek-ai/dsh-tools'
 

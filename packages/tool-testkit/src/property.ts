@@ -1,5 +1,5 @@
 /**
- * Seeded, reproducible property-test parameters (ARCHITECTURE §11): one place that reads the
+ * Seeded, reproducible property-test parameters (docs/design.md, "Reliability"): one place that reads the
  * seed and the run count from the environment, so a failure printed by fast-check (which
  * reports `{ seed, path }`) can be replayed with `FC_SEED=<seed> npx vitest run <file>`.
  * The testkit does not depend on fast-check: the result is a plain object to pass as

@@ -4,8 +4,8 @@
  * loaders work from `src/` and from a built `dist/`. Every loader reads and parses the files
  * afresh (synchronously) and returns detached data; nothing is edited.
  *
- * Source: ARCHITECTURE §8 ("the real-data fixtures (MCP tool lists, BFCL functions and calls)
- * with their provenance") and §11 ("Every schema in the real-data fixtures registers without
+ * Source: docs/design.md, "Testkit" (the real-data fixtures: MCP tool lists, BFCL functions and calls,
+ * with their provenance) and "Reliability" (every schema in the real-data fixtures registers without
  * throwing. The bug cases … are regression tests.").
  */
 import { readdirSync, readFileSync } from 'node:fs'
@@ -363,7 +363,7 @@ export function loadBfclMismatches(): BfclMismatch[] {
 
 /** One failure reported against another agent framework, re-expressed as neutral input. */
 export interface BugCase {
-  /** `B01` … `B22`. */
+  /** `B01` … `B22` (each explained in docs/glossary.md, "Bug cases"). */
   readonly id: string
   /** The issue or pull request it comes from. */
   readonly source: { readonly repo: string; readonly number: number; readonly type: string; readonly url: string }

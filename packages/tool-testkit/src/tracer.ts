@@ -1,7 +1,7 @@
 /**
  * Stage tracing: instruments every pipeline stage of a deployment (or scope) so a test can
- * assert which stages ran for each call, in which order, and how often (ARCHITECTURE §4.3:
- * "each stage runs once per call"; §11: "every stage at most once").
+ * assert which stages ran for each call, in which order, and how often (docs/design.md, "The batch and the pipeline":
+ * each stage runs at most once per call).
  */
 import type { Context } from 'cordis'
 import type {
@@ -47,6 +47,21 @@ export interface StageEvent {
   readonly stage: TracedStage
   /** Position in the tracer's global order (0-based). */
   readonly seq: number
+  /**
+   * When the stage was recorded, in milliseconds on the tracer's clock (`performance.now()`
+   * unless {@link StageTracerOptions.now} says otherwise). Order entries by `seq`, not `at`:
+   * two entries may share a time.
+   */
+  readonly at: number
+}
+
+/** Options of a {@link StageTracer}. */
+export interface StageTracerOptions {
+  /**
+   * The clock stamped on each entry as {@link StageEvent.at}, in milliseconds. Default
+   * `performance.now`; pass `() => clock.now` of the testkit's `ManualClock` for exact times in a test.
+   */
+  readonly now?: () => number
 }
 
 /**
@@ -79,10 +94,15 @@ export class StageTracer {
   /** Every recorded entry, in order. */
   readonly events: StageEvent[] = []
   private readonly hooks: StageHook[] = []
+  private readonly now: () => number
+
+  constructor(options: StageTracerOptions = {}) {
+    this.now = options.now ?? (() => performance.now())
+  }
 
   /** Records one entry and runs the hooks (a hook's throw propagates into that stage). */
   record(callId: string, stage: TracedStage): void {
-    const event: StageEvent = Object.freeze({ callId, stage, seq: this.events.length })
+    const event: StageEvent = Object.freeze({ callId, stage, seq: this.events.length, at: this.now() })
     this.events.push(event)
     for (const hook of this.hooks) hook(event)
   }

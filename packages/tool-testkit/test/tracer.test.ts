@@ -46,6 +46,27 @@ describe('StageTracer', () => {
     expect(tracer.stagesOf('deny')).toEqual(['pre', 'post', 'finalize', 'result'])
   })
 
+  test('each entry is stamped with the tracer clock', async () => {
+    h = await createHarness()
+    let now = 100
+    const tracer = new StageTracer({ now: () => (now += 5) })
+    tracer.install(h.ctx)
+    h.ctx.tools.register(tracer.trace(echoTool()))
+    await h.execute([call('echo', {}, 'c1')])
+    expect(tracer.events.map((e) => [e.stage, e.at])).toEqual([
+      ['pre', 105],
+      ['guard', 110],
+      ['wrap', 115],
+      ['body', 120],
+      ['body-end', 125],
+      ['unwrap', 130],
+      ['render', 135],
+      ['post', 140],
+      ['finalize', 145],
+      ['result', 150],
+    ])
+  })
+
   test('hooks see each entry as it is recorded (and can inject an abort there); clear() forgets, uninstall removes the listeners', async () => {
     const tracer = await traced()
     const controller = new AbortController()

@@ -1,6 +1,6 @@
 /**
- * Concurrency, ordered results and session logging (seed 000 source map: `src/batch.ts`;
- * ARCHITECTURE §4.3 "Concurrency").
+ * Concurrency, ordered results and session logging (docs/design.md, "Packages";
+ * docs/design.md, "Concurrency").
  *
  * - `isConcurrencySafe(args)` exactly `true` → parallel; anything else → exclusive.
  * - Consecutive parallel calls share a rolling pool (bounded, default 10); an exclusive call
@@ -14,7 +14,7 @@ import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, postExecute, prepare, type CallState, type PipelineHost, type RunContext } from './pipeline'
 
-/** Default bound of the parallel pool (ARCHITECTURE §5: `maxParallelCalls` default 10). */
+/** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
 
 /**

@@ -3,7 +3,8 @@
  * tool definitions, the execution view a body and its wrappers see, policy decisions and
  * the frozen results a batch returns.
  *
- * Source: seed 000 ("Register a tool", "Execution and cancellation") and ARCHITECTURE §4.1–4.3.
+ * Design: docs/design.md ("Definitions and schemas", "The registry", "The batch and the pipeline")
+ * and docs/cancellation.md.
  */
 import type { ToolProgress } from './progress'
 
@@ -35,7 +36,7 @@ export interface ImageBlock {
 export type ContentBlock = TextBlock | ImageBlock
 
 /**
- * Additional model-facing context attached after a result (seed 000: post-execute may
+ * Additional model-facing context attached after a result (docs/design.md: post-execute may
  * "attach ordered contexts"; PTC appends image-bearing sub-results as source-attributed context).
  */
 export interface ResultContext {
@@ -45,7 +46,7 @@ export interface ResultContext {
 }
 
 /**
- * Failure codes carried in `error.info.code`. The first eight are ARCHITECTURE §4.3;
+ * Failure codes carried in `error.info.code`. The first eight are docs/design.md, "The batch and the pipeline";
  * the rest name the remaining ordinary failure classes so a log reader can tell them apart.
  *
  * - `UNKNOWN_TOOL`: no visible, executable tool of that name (message lists available names).
@@ -81,8 +82,8 @@ export type ToolErrorCode =
   | 'TRUNCATED_RESPONSE'
 
 /**
- * Structured failure detail. Never part of model-facing content (seed 000: "structured
- * user-facing failure detail is not added to that message").
+ * Structured failure detail. Never part of model-facing content (docs/design.md, "The batch and the pipeline": structured
+ * failure detail and a user-facing reason are never added to that message).
  */
 export interface ToolErrorInfo {
   /** Error class name, e.g. `ToolError`, `TypeError`. */
@@ -135,7 +136,7 @@ export interface ToolResultMeta {
   readonly repairs?: readonly string[]
 }
 
-/** A pending call's UI descriptor (seed 001, "Tool-owned UI presentation"). */
+/** A pending call's UI descriptor (docs/design.md, "Presentation"). */
 export interface ToolCallPresentation {
   readonly title: string
   readonly kind?: 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other'
@@ -144,7 +145,7 @@ export interface ToolCallPresentation {
   readonly terminal?: { readonly cwd?: string }
 }
 
-/** A completed call's UI descriptor (seed 001). */
+/** A completed call's UI descriptor (docs/design.md, "Presentation"). */
 export interface ToolResultPresentation {
   readonly title?: string
   readonly content?: readonly ContentBlock[]
@@ -267,7 +268,7 @@ export type SessionEvent =
       readonly error?: { readonly message: string; readonly info?: ToolErrorInfo }
     }
 
-/** The three scope layers (ARCHITECTURE §3). */
+/** The three scope layers (docs/design.md, "Scopes"). */
 export type ScopeKind = 'deployment' | 'preset' | 'agent'
 
 /** A scope: a node in the deployment → preset → agent chain. Identity matters. */
@@ -277,14 +278,14 @@ export interface Scope {
   readonly parent: Scope | undefined
 }
 
-/** An agent: a scope plus an optional session log (ARCHITECTURE §3). */
+/** An agent: a scope plus an optional session log (docs/design.md, "Scopes"). */
 export interface Agent {
   readonly id: string
   readonly scope: Scope
   readonly log?: SessionLog
 }
 
-/** Provider, model and reasoning effort captured for a model step (seed 000). */
+/** Provider, model and reasoning effort captured for a model step (docs/design.md, "The registry"). */
 export interface ModelSelection {
   readonly provider: string
   readonly model: string
@@ -303,7 +304,7 @@ export type ToolCondition = (input: ActivationInput) => boolean | Promise<boolea
 
 /**
  * The execution view a body, its wrappers and its policies see. Everything is read-only
- * except `signal`, which only a `tools/execute` wrapper may replace (ARCHITECTURE §4.3 step 3).
+ * except `signal`, which only a `tools/execute` wrapper may replace (docs/design.md, "The batch and the pipeline", step 3).
  */
 export interface ToolExecution {
   readonly callId: string
@@ -323,7 +324,7 @@ export interface ToolExecution {
   /** The outer execution for PTC sub-calls. */
   readonly parent?: ToolExecution
   /**
-   * Appends model-facing context after this call's result (seed 000: a successful
+   * Appends model-facing context after this call's result (docs/design.md, "PTC executor": a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed
    * context"). Contexts attached by the body come before those post-execute attaches.
    */

@@ -1,6 +1,7 @@
 /**
  * Error classes and the exact model-facing messages of every failure code
- * (ARCHITECTURE §4.3: "Every code … with its exact model-facing text").
+ * (docs/design.md, "The batch and the pipeline"; every code with its
+ * exact model-facing text is listed in docs/glossary.md, "Failure codes").
  */
 import type { ContentBlock, ToolErrorCode, ToolErrorInfo } from './contracts'
 import { escapeInvisible } from './limits'
@@ -25,7 +26,7 @@ export class ToolError extends Error {
 
 /**
  * Thrown by `register`, `restrict`, `guard` and `mount` for invalid input. The message names the
- * tool and, for schema problems, the JSON pointer (ARCHITECTURE §4.1).
+ * tool and, for schema problems, the JSON pointer (docs/design.md, "Definitions and schemas").
  */
 export class ToolRegistrationError extends Error {
   override readonly name = 'ToolRegistrationError'
@@ -207,7 +208,7 @@ export function safeStringify(value: unknown, maxLength = 500): string {
   return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text
 }
 
-/** The structured info for a thrown value: an error's own `code` wins (ARCHITECTURE §4.3). */
+/** The structured info for a thrown value: an error's own `code` wins (docs/design.md, "The batch and the pipeline"). */
 export function infoFromThrown(value: unknown, fallbackCode: ToolErrorCode): ToolErrorInfo {
   if (value !== null && typeof value === 'object') {
     const record = value as { name?: unknown; code?: unknown; reason?: unknown }

@@ -1,10 +1,10 @@
 /**
- * Shared execution policy events (seed 000 source map: `src/events.ts`).
+ * Shared execution policy events (docs/design.md, "Packages").
  *
  * Listeners are registered with `ctx.on(name, listener)` on any scope's context and are
  * disposed with the fiber that registered them. They are scope-filtered: a listener on an
  * agent's context sees that agent's (and its descendants') calls only; a listener on the
- * deployment's context sees every call (ARCHITECTURE §3).
+ * deployment's context sees every call (docs/design.md, "Scopes").
  *
  * Waterfalls are koa-style `(…args, next)`. In `tools/pre-execute` and `tools/post-execute`
  * `next()` may be called once (a second call throws `next() called multiple times`, as in

@@ -1,5 +1,5 @@
 /**
- * Executor descriptions and batch input/output (seed 000 source map: `src/executor.ts`).
+ * Executor descriptions and batch input/output (docs/design.md, "Packages").
  *
  * An executor decides how the model meets the tools: the native executor shows each visible
  * tool as a function; the PTC executor shows one `run_code` tool and a generated SDK. Both
@@ -20,7 +20,7 @@ import type {
 } from './contracts'
 
 /**
- * A step-owned admitted tool set (seed 000, "Conditional tools"). Produced by
+ * A step-owned admitted tool set (docs/design.md, "The registry"). Produced by
  * `ctx.tools.resolve()`; pass it as `toolSet` to `describe` and `execute`, and dispose it
  * after the batch settles. It pins registrations by identity: a disposal, a new restriction
  * or a same-name replacement makes unstarted calls of that name `UNKNOWN_TOOL`.
@@ -64,7 +64,7 @@ export interface DescribeInput {
 }
 
 /**
- * A raw batch as `ctx.tools.execute()` receives it (ARCHITECTURE §4.3). `calls` is typed
+ * A raw batch as `ctx.tools.execute()` receives it (docs/design.md, "The batch and the pipeline"). `calls` is typed
  * loosely on purpose: a malformed entry (missing `callId`, non-string `name`) gets its own
  * `INVALID_ARGS` result while the rest of the batch runs.
  */
@@ -150,7 +150,7 @@ export interface CallRunner {
   readonly submitted: number
 }
 
-/** The shared pipeline executors run calls through (ARCHITECTURE §4.3). */
+/** The shared pipeline executors run calls through (docs/design.md, "The batch and the pipeline"). */
 export interface ToolPipeline {
   /** Runs a complete batch: one frozen result per call, in call order. Never rejects. */
   runBatch(batch: ExecutorBatch, options?: { readonly maxParallel?: number; readonly admit?: RunnerOptions['admit']; readonly local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]>

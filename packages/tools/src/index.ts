@@ -1,5 +1,5 @@
 /**
- * `@deepseek-ai/dsh-tools` — the tool registry and execution pipeline (seed 000).
+ * `@deepseek-ai/dsh-tools` — the tool registry and execution pipeline (docs/design.md).
  *
  * Plugin entry: `ctx.plugin(ToolRegistry, config?)` provides `ctx.tools`.
  */

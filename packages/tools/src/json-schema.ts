@@ -2,8 +2,8 @@
  * Supported JSON Schema: registration-time checks and cached validation through ajv, for both
  * DSL projections and raw (MCP-style) schemas.
  *
- * Source: seed 000 source map (`src/json-schema.ts`, "Supported JSON Schema validation") and
- * ARCHITECTURE §4.1: raw schemas are accepted as they come (`$ref`/`$defs`, `anyOf`/`allOf`,
+ * Source: docs/design.md, "Packages" (`src/json-schema.ts`, "Supported JSON Schema validation") and
+ * docs/design.md, "Definitions and schemas": raw schemas are accepted as they come (`$ref`/`$defs`, `anyOf`/`allOf`,
  * `type` arrays, `format`, `pattern`, draft-07 and 2020-12); validation is ajv, compiled once
  * and cached, non-strict for foreign schemas, with `useDefaults`, `coerceTypes` and
  * `removeAdditional` off.
@@ -425,8 +425,8 @@ function withoutDollarSchema(schema: SchemaObject): SchemaObject {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Cheap registration-time check of a schema (ARCHITECTURE §4.1: "a schema ajv cannot
- * compile" is a registration error). Checks, in order: the shape (an object or a boolean;
+ * Cheap registration-time check of a schema (docs/design.md, "Definitions and schemas": a schema ajv cannot
+ * compile is a registration error). Checks, in order: the shape (an object or a boolean;
  * `$schema` a string), reference cycles between schema objects, the dialect's meta-schema
  * (ajv `validateSchema`), that every `$ref`/`$dynamicRef` resolves inside the document (or to a
  * meta-schema ajv knows), and that every `pattern`/`patternProperties` key is a valid regular

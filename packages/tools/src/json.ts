@@ -1,5 +1,5 @@
 /**
- * Lossless JSON snapshots (ARCHITECTURE §4.3 prepare: "lossless-JSON snapshot and
+ * Lossless JSON snapshots (docs/design.md, "The batch and the pipeline" prepare: "lossless-JSON snapshot and
  * deep-freeze"). A value is accepted only when a JSON round trip would reproduce it exactly.
  */
 import type { JsonValue } from './contracts'

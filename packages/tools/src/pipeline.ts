@@ -1,5 +1,5 @@
 /**
- * The shared per-call stages (seed 000 source map: `src/pipeline.ts`; ARCHITECTURE §4.3):
+ * The shared per-call stages (docs/design.md, "Packages"; docs/design.md, "The batch and the pipeline"):
  *
  *   prepare → tools/pre-execute → guards → tools/execute (wrappers → body) → output validation
  *   → render → tools/post-execute → finalizeContent → tools/result
@@ -79,7 +79,7 @@ export interface PipelineConfig {
   readonly maxArgumentBytes: number
   /** Opt-in schema-guided argument repair; all modes off by default. */
   readonly repair: RepairModes
-  /** Model-facing content caps applied to rendered results (bug case B18). */
+  /** Model-facing content caps applied to rendered results (bug case B18: one huge result must not flood the context). */
   readonly contentLimits: ContentLimits
   /** Whether input schemas that say nothing about extra keys are closed at registration. */
   readonly unknownKeys: UnknownKeysMode

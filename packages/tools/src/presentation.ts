@@ -1,7 +1,7 @@
 /**
  * Tool-card render intents: safe calls of a definition's `presentCall` / `presentResult`.
  *
- * Source: seed 001, "Tool-owned UI presentation": both methods are pure and display-only; a UI
+ * Design: docs/design.md, "Presentation": both methods are pure and display-only; a UI
  * calls them during live streaming and during session-log replay, so "the helper
  * soft-validates before calling (a malformed/older logged arg shape yields undefined rather
  * than throwing, since display must never crash a replay)". `undefined` tells a UI to fall back

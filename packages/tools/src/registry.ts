@@ -1,6 +1,6 @@
 /**
- * The scoped tool registry service at `ctx.tools` (seed 000 "Use this package"; ARCHITECTURE
- * §3, §4.2). Every method that takes no explicit scope acts on the scope of the context it is
+ * The scoped tool registry service at `ctx.tools` (docs/design.md, "Scopes" and
+ * "The registry"). Every method that takes no explicit scope acts on the scope of the context it is
  * called through, and everything it creates is disposed with that context's fiber.
  */
 import { Context, Service, symbols } from 'cordis'
@@ -36,9 +36,9 @@ import './events'
 export interface ToolRegistryConfig {
   /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */
   readonly maxArgumentBytes?: number
-  /** Opt-in schema-guided argument repair (bug cases B07, B11, B12). All off by default. */
+  /** Opt-in schema-guided argument repair of objects sent as JSON strings, `null` for optional fields and numbers sent as strings (bug cases B07, B11, B12). All off by default. */
   readonly repair?: RepairModes
-  /** Model-facing content caps (bug case B18). Default 25,000 characters and 1,000 lines; `0` disables one. */
+  /** Model-facing content caps (bug case B18: one huge result must not flood the context). Default 25,000 characters and 1,000 lines; `0` disables one. */
   readonly contentLimits?: Partial<ContentLimits>
   /**
    * Argument keys a schema does not declare. `'allow'` (default): as the schema says (JSON
@@ -58,7 +58,7 @@ export interface ToolRegistryConfig {
 }
 
 /**
- * An allow or deny mask over inherited tools, or a predicate (ARCHITECTURE §3). Masks of a
+ * An allow or deny mask over inherited tools, or a predicate (docs/design.md, "Scopes"). Masks of a
  * scope and its ancestors intersect; a scope's own registrations are exempt from its masks.
  */
 export type ToolFilter =
@@ -517,7 +517,7 @@ export class ToolRegistry extends Service {
   }
 
   /**
-   * Masks the tools the caller's scope inherits (ARCHITECTURE §3). Lifted when disposed.
+   * Masks the tools the caller's scope inherits (docs/design.md, "Scopes"). Lifted when disposed.
    *
    * @throws ToolRegistrationError for a malformed filter or a throwing `tools/change` listener (rolled back).
    */
@@ -567,7 +567,7 @@ export class ToolRegistry extends Service {
   }
 
   /**
-   * Mounts an executor in the caller's scope (seed 000 "Select an executor"). The nearest
+   * Mounts an executor in the caller's scope (docs/design.md, "The registry"). The nearest
    * scope's executor serves a batch; mounting does not emit `tools/change`.
    *
    * @throws ToolRegistrationError when the scope already has an executor.
@@ -616,7 +616,7 @@ export class ToolRegistry extends Service {
   // ---------------------------------------------------------------- resolution and inspection
 
   /**
-   * Resolves the step's admitted tool set (seed 000 "Conditional tools"): each visible
+   * Resolves the step's admitted tool set (docs/design.md, "The registry"): each visible
    * conditional tool's `when` runs once, concurrently, with `{ agent, modelSelection, signal }`.
    *
    * @throws ToolActivationError (`TOOL_ACTIVATION_FAILED`) when a condition throws; the
@@ -747,7 +747,7 @@ export class ToolRegistry extends Service {
 
   /**
    * What the nearest executor shows the model for the scope and set: tool schemas plus prompt
-   * sections (seed 000 "Select an executor").
+   * sections (docs/design.md, "The registry").
    *
    * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted.
    */
@@ -766,7 +766,7 @@ export class ToolRegistry extends Service {
   }
 
   /**
-   * Executes a complete raw batch through the nearest executor (ARCHITECTURE §4.3): one frozen
+   * Executes a complete raw batch through the nearest executor (docs/design.md, "The batch and the pipeline"): one frozen
    * result per call, in call order. Never rejects for tool, policy or argument failures.
    *
    * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;

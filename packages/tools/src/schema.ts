@@ -2,11 +2,11 @@
  * The typed schema DSL, `defineTool`, `defineRawTool` and the model-facing JSON Schema
  * projection.
  *
- * Source: seed 000 ("Register a tool": string, number, integer, boolean, null, array, object,
+ * Design: docs/design.md, "Definitions and schemas" (string, number, integer, boolean, null, array, object,
  * author-only json and exact-one oneOf; `InferValue` exact through 16 container levels, then
- * `JsonValue`), seed 001 ("Typed tool parameter schemas": per-property `required: true`,
+ * `JsonValue`), and the typed-parameters contract (per-property `required: true`,
  * `default` never applied, extra keys allowed, an object/array without properties/items only
- * type-checks) and ARCHITECTURE §4.1 (projection total and deterministic).
+ * type-checks); the projection is total and deterministic.
  */
 import type {
   ContentBlock,
@@ -143,7 +143,7 @@ export type ParametersSpec = { readonly [name: string]: SchemaSpec }
 // Inference
 // ---------------------------------------------------------------------------------------------
 
-/** Container levels inferred exactly before widening to `JsonValue` (seed 000). */
+/** Container levels inferred exactly before widening to `JsonValue` (docs/design.md, "Definitions and schemas"). */
 export type MaxInferenceDepth = 16
 
 type Deeper<D extends readonly unknown[]> = [...D, unknown]
@@ -503,7 +503,7 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
   presentationMeta?(args: A, value: InferValue<O>): JsonValue | undefined
 }
 
-/** What `defineTool` accepts (ARCHITECTURE §4.1). */
+/** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
 export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec> {
   readonly name: string
   readonly description: string
@@ -523,9 +523,9 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
   /** Declarative deadline in ms (enforced only by the timeout policy package). */
   readonly timeoutMs?: number
   isConcurrencySafe?(args: InferArgs<P>): boolean
-  /** Pure UI descriptor of a pending call; receives soft-validated args (seed 001). */
+  /** Pure UI descriptor of a pending call; receives soft-validated args (docs/design.md, "Presentation"). */
   presentCall?(args: InferArgs<P>): ToolCallPresentation | undefined
-  /** Pure UI descriptor of a completed call; receives soft-validated args (seed 001). */
+  /** Pure UI descriptor of a completed call; receives soft-validated args (docs/design.md, "Presentation"). */
   presentResult?(args: InferArgs<P>, result: PresentableResult): ToolResultPresentation | undefined
   finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
   projectContent?(args: InferArgs<P>, value: InferValue<O>, exec: ToolExecution): readonly ContentBlock[] | undefined
@@ -566,7 +566,7 @@ function requireFunction(toolName: string, pointer: string, value: unknown): voi
 }
 
 /**
- * Builds a typed tool definition from the DSL (seed 000, "Register a tool"). `parameters` is
+ * Builds a typed tool definition from the DSL (docs/design.md, "Definitions and schemas"). `parameters` is
  * projected with {@link projectParameters}, `output.schema` with {@link projectSchema} (both
  * deep-frozen); `source: 'dsl'`; `deferLoading` is kept only when `true`; optional members
  * are present only when given. `presentCall`/`presentResult` are wrapped so they receive
@@ -662,8 +662,7 @@ export function renderJsonValue(value: JsonValue): readonly ContentBlock[] {
 }
 
 /**
- * Builds a definition from raw JSON Schemas (MCP and friends; ARCHITECTURE §4.1 "accepted as
- * they come"). `parameters` is `inputSchema` itself (not copied; treat it as immutable),
+ * Builds a definition from raw JSON Schemas (MCP and friends; docs/design.md, "Definitions and schemas"). `parameters` is `inputSchema` itself (not copied; treat it as immutable),
  * `output.schema` is `outputSchema` or `{}`, `output.render` is `render` or
  * {@link renderJsonValue}; `source: 'raw'`; `validateArguments` is kept only when `false`,
  * `deferLoading` only when `true`. The returned definition is frozen. Throws

@@ -1,5 +1,5 @@
 /**
- * Scopes: deployment → preset → agent (ARCHITECTURE §3). A scope is a cordis context tagged
+ * Scopes: deployment → preset → agent (docs/design.md, "Scopes"). A scope is a cordis context tagged
  * with a {@link Scope} whose `parent` is the scope of the context it was minted from.
  * Registrations, restrictions, guards, listeners and executor mounts made on a scope's context
  * belong to that scope and are disposed with the fiber that made them.
@@ -47,7 +47,7 @@ export interface AgentHandle {
 
 /**
  * Mints an agent scope under `ctx` (a preset's or the deployment's context) with an optional
- * session log (ARCHITECTURE §3: "An Agent is such a scope plus an optional session log").
+ * session log (docs/design.md, "Scopes").
  */
 export function createAgent(ctx: Context, id: string, options?: { log?: SessionLog }): AgentHandle {
   const agentCtx = createScope(ctx, id, 'agent')

@@ -1,5 +1,5 @@
 /**
- * The floor (ARCHITECTURE §10): per call, `JSON.parse` of the argument text, a precompiled ajv
+ * The floor (docs/design.md, "Performance targets"): per call, `JSON.parse` of the argument text, a precompiled ajv
  * validator and a direct call of the body — the least any tool layer must do.
  */
 import AjvImport from 'ajv'

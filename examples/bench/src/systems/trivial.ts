@@ -1,6 +1,6 @@
 /**
- * The trivial tool every system runs in the batch-overhead workload (ARCHITECTURE §10: "trivial
- * tool, 3-field schema"): `add({ a: integer, b: integer, label: string })` →
+ * The trivial tool every system runs in the batch-overhead workload (docs/design.md, "Performance targets": a trivial
+ * tool with a 3-field schema): `add({ a: integer, b: integer, label: string })` →
  * `{ sum: a + b, label }`. Each system declares it in its own idiom (our DSL, zod for the AI
  * SDK and the Agents SDK, a precompiled ajv validator for the floor); the calls and the body
  * are shared.

@@ -1,5 +1,5 @@
 /**
- * Workloads 1 and 2 (ARCHITECTURE §10 "Batch overhead"): one model step of N trivial calls
+ * Workloads 1 and 2 (docs/design.md, "Performance targets", "Batch overhead"): one model step of N trivial calls
  * through every system, alternating systems, for N in {10, 100, 1,000} and for
  * sequential-safe and parallel-safe tools. Reports per-call time (median, p25/p75, MAD), each
  * peer's ratio to ours, our ratio to the floor, and a linear fit of step time over N.

@@ -1,5 +1,5 @@
 /**
- * Workload 2 (ARCHITECTURE §10 "per-call overhead vs the floor"), the breakdown half: what the
+ * Workload 2 (docs/design.md, "Performance targets", "per-call overhead vs the floor"), the breakdown half: what the
  * floor is made of, per call, measured with tinybench over the same 1,000 argument texts —
  * `JSON.parse` alone, plus a precompiled ajv validator (first error, as the floor; and all
  * errors, as our registry configures ajv), plus the direct call. The ratio of our pipeline to

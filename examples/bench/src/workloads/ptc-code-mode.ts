@@ -1,5 +1,5 @@
 /**
- * The Vercel AI SDK code-mode peer of workload 5 (ARCHITECTURE §10 "PTC"). `@ai-sdk/code-mode`
+ * The Vercel AI SDK code-mode peer of workload 5 (docs/design.md, "Performance targets", "PTC"). `@ai-sdk/code-mode`
  * needs `ai` 7 and Node >= 22.13 while the runner measures on Node 20, so the peer runs as a
  * child process: `src/peers/code-mode.mjs` under the Node 22 binary that the `node` dev
  * dependency installs (`node_modules/node/bin/node`, fetched by its preinstall through

@@ -1,5 +1,5 @@
 /**
- * Workload 5 (ARCHITECTURE §10 "PTC"): programmatic tool calling through our PTC executor
+ * Workload 5 (docs/design.md, "Performance targets", "PTC"): programmatic tool calling through our PTC executor
  * (QuickJS sandbox, every SDK call re-entering the full pipeline):
  *
  * - cold `run_code` (the first run in the process: runtime module load included) and steady

@@ -1,5 +1,5 @@
 /**
- * Workload 4 (ARCHITECTURE §10 "Scale"): the real BFCL tool set (6,353 functions) registered in
+ * Workload 4 (docs/design.md, "Performance targets", "Scale"): the real BFCL tool set (6,353 functions) registered in
  * every system. Measures registration time, the heap each system adds per tool, the per-step
  * cost of exposing the whole set to a model (ours: `resolve` + `describe`; the peers: one
  * scripted step that answers with text, which is where they prepare their tool list), and our

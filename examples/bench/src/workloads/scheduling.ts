@@ -1,5 +1,5 @@
 /**
- * Workload 3 (ARCHITECTURE §10 "Scheduling"): calls that sleep 20 ms (observing their abort
+ * Workload 3 (docs/design.md, "Performance targets", "Scheduling"): calls that sleep 20 ms (observing their abort
  * signal), run through each system with the same calls:
  *
  * - `pool`: 100 parallel-safe calls, pool of 10 → ideal makespan 10 waves × 20 ms = 200 ms.

@@ -1,7 +1,7 @@
 /**
  * Shared types of the provider wire formats: conversion reports, parse results and the
- * truncation contract (ARCHITECTURE §5: "conversion of its description to the common provider
- * wire shapes and of their emissions to a raw batch").
+ * truncation contract (docs/design.md, "Native executor and provider formats": declarations in
+ * the providers' wire shapes, and their emissions turned into a raw batch).
  */
 import type { JsonObject, JsonValue, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
 import type { NameMap } from './names'

@@ -2,7 +2,7 @@
  * WebAssembly instances of QuickJS (the sync release variant) with a hard memory cap, recycled
  * while healthy.
  *
- * Memory (ARCHITECTURE §6 pitfalls): WebAssembly memory is never returned while an instance
+ * Memory (a pitfall measured with quickjs-emscripten 0.32): WebAssembly memory is never returned while an instance
  * lives, so every instance gets its own `WebAssembly.Memory` whose `maximum` is the hard cap
  * `16 MiB (the initial image) + 2 × memoryBytes`. QuickJS's allocator limit
  * (`setMemoryLimit(memoryBytes)`, set per run) fails many allocations first with

@@ -1,7 +1,7 @@
 /**
  * The default `CodeRuntime`: TypeScript type-stripped on the host with esbuild, run as an async
  * function body in QuickJS compiled to WebAssembly (quickjs-emscripten 0.32, sync release
- * variant). ARCHITECTURE §6; seed 000 "PTC mode".
+ * variant). See docs/design.md, "PTC executor".
  *
  * Isolation: the program sees only the JavaScript language, `console`, `tools` and
  * `ToolCallError` — no `process`, `require`, modules, file system, network or timers. Values

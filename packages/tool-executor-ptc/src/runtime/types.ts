@@ -1,6 +1,6 @@
 /**
- * The `CodeRuntime` seam (ARCHITECTURE §6: "The runtime sits behind a small `CodeRuntime` seam
- * (language, isolation, `run`) so other runtimes (a Python one) can plug in later").
+ * The `CodeRuntime` seam (docs/design.md, "PTC executor": the runtime sits behind a small seam —
+ * language, isolation, `run` — so other runtimes, a Python one, can plug in).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
@@ -27,7 +27,7 @@ export interface ToolCallErrorLike {
 }
 
 /**
- * How a run failed (seed 000 "Model Experience": `Error: code run failed (<kind>): <message>`).
+ * How a run failed (docs/design.md, "What the model sees": `Error: code run failed (<kind>): <message>`).
  *
  * - `exception`: the program threw (or rejected) and did not catch it; also syntax errors and
  *   stack overflows.
