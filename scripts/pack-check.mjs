@@ -2,8 +2,9 @@
 // The release path, checked: `npm run pack:check` (CI runs it before the tests).
 //
 // For EVERY public package under packages/* (a package.json without `"private": true`):
-//   1. its manifest and README follow the publishing rules (docs/releasing.md): engines, files,
-//      CHANGELOG.md, an Install section, cordis as a peer dependency in the supported range;
+//   1. its manifest and README follow the rules of docs/releasing.md: engines, files,
+//      CHANGELOG.md, publishConfig, an Install section, cordis as a peer dependency in the
+//      supported range, peer ranges on workspace packages that changesets can version;
 //   2. it is built (turbo, cached) and packed with pnpm, which rewrites `workspace:` and
 //      `catalog:` specifiers (npm pack would not); the packed manifest must have none left;
 //   3. publint (--strict) and @arethetypeswrong/cli (--profile esm-only: the packages are ESM
@@ -12,71 +13,39 @@
 //   4. the tarballs install with plain npm next to cordis and @types/node;
 //   5. scripts/pack-check/smoke.mjs imports every package and runs batches through the registry
 //      (native executor + timeout policy, a PTC run_code program, the testkit harness);
-//   6. scripts/pack-check/consumer.ts typechecks, strict, with moduleResolution Bundler and
-//      NodeNext;
+//   6. scripts/pack-check/consumer.ts typechecks (strict, moduleResolution Bundler) and
+//      consumer-nodenext.ts under NodeNext, where only the errors that cordis's own typings
+//      cause are allowed (docs/install.md#typescript-settings);
 // and in a second empty project that already depends on cordis 3:
 //   7. npm refuses to install the tarballs (ERESOLVE naming cordis) instead of adding a second,
 //      silent copy of cordis.
 // Options: --skip-build (use the existing dist/), --keep (leave the temp projects and print them).
 // Exits non-zero with the failing step's output.
-import { spawnSync } from 'node:child_process'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import semver from 'semver'
+import * as lib from './release-lib.mjs'
+import { CORDIS_PEER_RANGE, readJson, root } from './release-lib.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const LABEL = 'pack:check'
 const here = join(root, 'scripts', 'pack-check')
 const args = new Set(process.argv.slice(2))
 const started = Date.now()
+const fail = (message, output) => lib.fail(LABEL, message, output)
+const run = (command, argv, cwd, options) => lib.run(LABEL, command, argv, cwd, options)
+const step = (what, fn) => lib.step(LABEL, what, fn)
 
-/** The cordis range every package that plugs into cordis declares as a peer dependency. */
-const CORDIS_PEER_RANGE = '>=4.0.0-rc.10 <5'
-
-function fail(message, output = '') {
-  if (output) console.error(output.trimEnd())
-  console.error(`pack:check FAILED: ${message}`)
-  process.exit(1)
-}
-
-function run(command, argv, cwd, { expectFailure = false } = {}) {
-  const r = spawnSync(command, argv, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NO_UPDATE_NOTIFIER: '1', npm_config_update_notifier: 'false' },
-    maxBuffer: 64 * 1024 * 1024,
-  })
-  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`
-  if (!expectFailure && r.status !== 0) fail(`${command} ${argv.join(' ')} (in ${cwd}) exited ${r.status}`, output)
-  return { status: r.status, output }
-}
-
-function step(label, fn) {
-  const t = Date.now()
-  const note = fn()
-  console.log(`pack:check ${label}${note ? `: ${note}` : ''} (${((Date.now() - t) / 1000).toFixed(1)} s)`)
-}
-
-const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'))
-const rootManifest = readJson(join(root, 'package.json'))
-const nodeRange = rootManifest.engines?.node
-const catalog = Object.fromEntries(
-  [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^ {2}"?([@\w/.-]+)"?: ([^\s#]+)$/gm)].map((m) => [m[1], m[2]]),
-)
-
-/** Public packages: packages/<dir>/package.json without `private: true`. */
-const packages = readdirSync(join(root, 'packages'), { withFileTypes: true })
-  .filter((e) => e.isDirectory() && existsSync(join(root, 'packages', e.name, 'package.json')))
-  .map((e) => ({ dir: join(root, 'packages', e.name), manifest: readJson(join(root, 'packages', e.name, 'package.json')) }))
-  .filter((p) => p.manifest.private !== true)
-  .map((p) => ({ ...p, name: p.manifest.name, tarball: `${p.manifest.name.replace(/^@/, '').replace('/', '-')}-${p.manifest.version}.tgz` }))
+const nodeRange = readJson(join(root, 'package.json')).engines?.node
+const catalog = lib.catalog()
+const packages = lib.publicPackages()
 if (packages.length === 0) fail('no public package under packages/')
 
 /** Does the package's source import cordis (then cordis must be a peer dependency)? */
 function importsCordis(dir) {
   const walk = (d) =>
     readdirSync(d, { withFileTypes: true }).some((e) =>
-      e.isDirectory() ? walk(join(d, e.name)) : /\.[cm]?ts$/.test(e.name) && /from 'cordis'|import\('cordis'\)/.test(readFileSync(join(d, e.name), 'utf8')),
+      e.isDirectory() ? walk(join(d, e.name)) : /\.[cm]?ts$/.test(e.name) && /from ['"]cordis['"]|import\(['"]cordis['"]\)/.test(readFileSync(join(d, e.name), 'utf8')),
     )
   return existsSync(join(dir, 'src')) && walk(join(dir, 'src'))
 }
@@ -99,6 +68,18 @@ step('manifests and READMEs', () => {
     if (m.publishConfig?.access !== 'public') say('"publishConfig.access" must be "public"')
     if (JSON.stringify(m.publishConfig?.exports ?? {}).includes('dsh-source')) say('"publishConfig.exports" must not carry the dsh-source condition (src/ is not published)')
     if (!m.publishConfig?.exports) say('"publishConfig.exports" must list the published entry points (exports without dsh-source)')
+    for (const [dep, spec] of Object.entries(m.peerDependencies ?? {})) {
+      const target = packages.find((p) => p.name === dep)
+      if (!target || !spec.startsWith('workspace:')) continue
+      // changesets bumps a dependent to a new major when its peer leaves the range, so a 0.x
+      // peer written `workspace:^` would turn every minor of the target into a 1.0.0 here.
+      const range = spec.slice('workspace:'.length)
+      const nextMinor = semver.inc(target.version, 'minor')
+      const nextMajor = semver.inc(target.version, 'major')
+      if (!semver.validRange(range) || !semver.satisfies(target.version, range) || !semver.satisfies(nextMinor, range) || semver.satisfies(nextMajor, range)) {
+        say(`"peerDependencies.${dep}" must be "workspace:<range>" holding ${target.version} and ${nextMinor} but not ${nextMajor}, e.g. "workspace:>=${target.version} <${semver.major(nextMajor)}" (docs/releasing.md)`)
+      }
+    }
     if (m.dependencies?.cordis) say('cordis must not be in "dependencies" (peerDependencies + devDependencies)')
     if (importsCordis(dir) || m.peerDependencies?.cordis) {
       if (m.peerDependencies?.cordis !== CORDIS_PEER_RANGE) say(`"peerDependencies.cordis" must be "${CORDIS_PEER_RANGE}"`)
@@ -117,13 +98,7 @@ step('manifests and READMEs', () => {
   return `${packages.length} public packages: ${packages.map((p) => p.name).join(', ')}`
 })
 
-const pnpm = (argv, cwd = root) => run(process.execPath, [join(root, 'scripts', 'pnpm.mjs'), ...argv], cwd)
-
-if (!args.has('--skip-build')) {
-  step('build', () => {
-    pnpm(['exec', 'turbo', 'run', 'build', ...packages.flatMap((p) => ['--filter', p.name])])
-  })
-}
+if (!args.has('--skip-build')) step('build', () => lib.build(LABEL, packages))
 
 const work = mkdtempSync(join(tmpdir(), 'dsh-pack-check-'))
 const tarballs = join(work, 'tarballs')
@@ -135,7 +110,7 @@ const cleanup = () => {
 process.on('exit', cleanup)
 
 step('pnpm pack', () => {
-  pnpm(['-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs])
+  lib.pnpm(LABEL, ['-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs])
   const problems = []
   for (const p of packages) {
     const file = join(tarballs, p.tarball)
@@ -152,18 +127,20 @@ step('pnpm pack', () => {
   return `${packages.length} tarballs`
 })
 
-step('publint --strict', () => {
-  for (const p of packages) {
-    const { output } = run(join(root, 'node_modules', '.bin', 'publint'), ['run', join(tarballs, p.tarball), '--strict'], root)
-    if (!output.includes('All good!')) fail(`publint reported on ${p.name}`, output)
-  }
+// publint and attw on every tarball, in parallel (attw loads TypeScript per run: ~8 s each).
+const t0 = Date.now()
+const lints = await lib.runAll(
+  packages.flatMap((p) => [
+    [join(root, 'node_modules', '.bin', 'publint'), ['run', join(tarballs, p.tarball), '--strict'], root],
+    [join(root, 'node_modules', '.bin', 'attw'), [join(tarballs, p.tarball), '--profile', 'esm-only', '--format', 'ascii', '--no-color'], root],
+  ]),
+)
+packages.forEach((p, i) => {
+  const [publint, attw] = [lints[2 * i], lints[2 * i + 1]]
+  if (publint.status !== 0 || !publint.output.includes('All good!')) fail(`publint --strict reported on ${p.name}`, publint.output)
+  if (attw.status !== 0) fail(`attw --profile esm-only reported on ${p.name}`, attw.output)
 })
-
-step('attw --profile esm-only', () => {
-  for (const p of packages) {
-    run(join(root, 'node_modules', '.bin', 'attw'), [join(tarballs, p.tarball), '--profile', 'esm-only', '--format', 'ascii', '--no-color'], root)
-  }
-})
+console.log(`${LABEL} publint --strict, attw --profile esm-only: clean (${((Date.now() - t0) / 1000).toFixed(1)} s)`)
 
 const consumer = join(work, 'consumer')
 mkdirSync(consumer)
