@@ -170,7 +170,7 @@ writeFileSync(
     '',
   ].join('\n'),
 )
-for (const f of ['consumer.ts', 'consumer-nodenext.ts', 'tsconfig.bundler.json', 'tsconfig.nodenext.json']) copyFileSync(join(here, f), join(consumer, f))
+for (const f of ['consumer.ts', 'consumer-nodenext.ts', 'tools.ts', 'tsconfig.bundler.json', 'tsconfig.nodenext.json']) copyFileSync(join(here, f), join(consumer, f))
 
 /**
  * Runs tsc (skipLibCheck off) and sorts its errors: ours (the consumer files and our packages'

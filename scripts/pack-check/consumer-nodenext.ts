@@ -4,22 +4,11 @@
 // `import { Context } from 'cordis'` has no value export there — see docs/install.md. This file
 // therefore uses only our packages' own types; the pack check fails on any error in it or in our
 // `.d.ts` files other than those cordis's unreadable typings cause.
-import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
+import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { packages } from './packages.js'
+import { add } from './tools.js'
 
-export const add = defineTool({
-  name: 'add',
-  description: 'Add two integers.',
-  parameters: { a: { type: 'integer', required: true }, b: { type: 'integer' } },
-  output: { schema: { type: 'integer' }, render: (_args, sum) => [{ type: 'text', text: String(sum) }] },
-  async execute(args) {
-    const a: number = args.a
-    // @ts-expect-error -- `a` is a number, not a string
-    const wrong: string = args.a
-    void wrong
-    return a + (args.b ?? 0)
-  },
-})
+export { add }
 
 export function codes(results: readonly ToolResult[]): Array<string | undefined> {
   return results.map((r) => (r.isError ? r.error.info?.code : 'ok'))

@@ -5,32 +5,19 @@
 // `skipLibCheck`, so our `.d.ts` files are checked as a user's compiler reads them. The lines
 // marked `@ts-expect-error` must stay errors: they prove the types reject what the runtime rejects.
 import { Context } from 'cordis'
-import { ToolRegistry, createAgent, defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { ToolRegistry, createAgent, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import { createHarness, echoTool } from '@deepseek-ai/dsh-tool-testkit'
 import { packages } from './packages.js'
+import { add } from './tools.js'
 
 const ctx = new Context()
 await ctx.plugin(ToolRegistry)
 await ctx.plugin(NativeExecutor, { maxParallelCalls: 4, onDispose: 'drain' })
 await ctx.plugin(TimeoutPolicy, { defaultTimeoutMs: 30_000 })
 
-const add = defineTool({
-  name: 'add',
-  description: 'Add two integers.',
-  parameters: { a: { type: 'integer', required: true }, b: { type: 'integer' } },
-  output: { schema: { type: 'integer' }, render: (_args, sum) => [{ type: 'text', text: String(sum) }] },
-  async execute(args) {
-    const a: number = args.a
-    const b: number | undefined = args.b
-    // @ts-expect-error -- `a` is a number, not a string
-    const wrong: string = args.a
-    void wrong
-    return a + (b ?? 0)
-  },
-})
 ctx.tools.register(add)
 
 const { agent, ctx: agentCtx } = createAgent(ctx, 'researcher')
