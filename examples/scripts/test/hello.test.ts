@@ -26,5 +26,5 @@ describe('examples/scripts: scripts run from the repository root', () => {
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/(^|\n)c1 5\nc2 INVALID_ARGS\n$/)
     expect(r.stderr.split('\n').filter((line) => line !== '' && !line.startsWith('[bootstrap]'))).toEqual([])
-  })
+  }, 120_000) // npm, the bootstrap check and tsx start-up: seconds on an idle machine, more on a loaded one
 })
