@@ -19,7 +19,8 @@
 // and in a second empty project that already depends on cordis 3:
 //   7. npm refuses to install the tarballs (ERESOLVE naming cordis) instead of adding a second,
 //      silent copy of cordis.
-// Options: --skip-build (use the existing dist/), --keep (leave the temp projects and print them).
+// Options: --skip-build (use the existing dist/), --keep (leave the temp projects and print them),
+// --rules-only (step 1 only: a second's check of a new package's manifest and README).
 // Exits non-zero with the failing step's output.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,15 +31,18 @@ import { CORDIS_PEER_RANGE, readJson, root } from './release-lib.mjs'
 
 const LABEL = 'pack:check'
 const here = join(root, 'scripts', 'pack-check')
-const args = new Set(process.argv.slice(2))
+const argv = process.argv.slice(2)
+const args = new Set(argv)
+// --root <dir>: check the rules of another workspace (the rules' own test uses it).
+const tree = args.has('--root') ? argv[argv.indexOf('--root') + 1] : root
 const started = Date.now()
 const fail = (message, output) => lib.fail(LABEL, message, output)
 const run = (command, argv, cwd, options) => lib.run(LABEL, command, argv, cwd, options)
 const step = (what, fn) => lib.step(LABEL, what, fn)
 
-const nodeRange = readJson(join(root, 'package.json')).engines?.node
-const catalog = lib.catalog()
-const packages = lib.publicPackages()
+const nodeRange = readJson(join(tree, 'package.json')).engines?.node
+const catalog = lib.catalog(tree)
+const packages = lib.publicPackages(tree)
 if (packages.length === 0) fail('no public package under packages/')
 
 /** Does the package's source import cordis (then cordis must be a peer dependency)? */
@@ -97,6 +101,7 @@ step('manifests and READMEs', () => {
   if (problems.length) fail(`${problems.length} manifest/README problem(s)`, problems.join('\n'))
   return `${packages.length} public packages: ${packages.map((p) => p.name).join(', ')}`
 })
+if (args.has('--rules-only')) process.exit(0)
 
 if (!args.has('--skip-build')) step('build', () => lib.build(LABEL, packages))
 
