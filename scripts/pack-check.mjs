@@ -40,6 +40,7 @@ const fail = (message, output) => lib.fail(LABEL, message, output)
 const run = (command, argv, cwd, options) => lib.run(LABEL, command, argv, cwd, options)
 const step = (what, fn) => lib.step(LABEL, what, fn)
 
+if (tree !== root && !args.has('--rules-only')) fail('--root works with --rules-only only')
 const nodeRange = readJson(join(tree, 'package.json')).engines?.node
 const catalog = lib.catalog(tree)
 const packages = lib.publicPackages(tree)

@@ -17,7 +17,8 @@ export const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'))
 /** The root pnpm-workspace.yaml catalog (`name → version`), read without a YAML parser. */
 export function catalog(dir = root) {
   const yaml = readFileSync(join(dir, 'pnpm-workspace.yaml'), 'utf8')
-  return Object.fromEntries([...yaml.matchAll(/^ {2}"?([@\w/.-]+)"?: ([^\s#]+)$/gm)].map((m) => [m[1], m[2]]))
+  const block = /^catalog:\n((?: {2}.*\n?|\s*\n)*)/m.exec(yaml)?.[1] ?? ''
+  return Object.fromEntries([...block.matchAll(/^ {2}"?([@\w/.-]+)"?: "?([^\s#"]+)"?$/gm)].map((m) => [m[1], m[2]]))
 }
 
 /**
