@@ -4,7 +4,7 @@ export default defineConfig({
   resolve: { conditions: ['dsh-source'] },
   ssr: { resolve: { conditions: ['dsh-source'] } },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'scripts/test/**/*.test.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -3,7 +3,7 @@
 // pnpm is fetched at the pinned version with npx; nothing is installed globally.
 // Skipped when node_modules is already in sync with pnpm-lock.yaml.
 import { execFileSync } from 'node:child_process'
-import { existsSync, statSync } from 'node:fs'
+import { existsSync, statSync, utimesSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -19,4 +19,8 @@ if (!upToDate) {
   const args = ['-y', PNPM, 'install', ...(existsSync(lock) ? ['--frozen-lockfile'] : [])]
   console.error(`[bootstrap] npx ${args.join(' ')}`)
   execFileSync('npx', args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...QUIET } })
+  // pnpm leaves the marker alone when nothing changed (and may write the lockfile after it), so
+  // mark the install as current; otherwise every later command would reinstall.
+  const now = new Date()
+  if (existsSync(marker)) utimesSync(marker, now, now)
 }

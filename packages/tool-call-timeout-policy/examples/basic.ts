@@ -1,6 +1,6 @@
 /**
  * The README's example, typechecked with the repository (`tsc -p tsconfig.json`) and runnable:
- *   node_modules/.bin/tsx --conditions=dsh-source packages/tool-call-timeout-policy/examples/basic.ts
+ *   npm run tsx -- packages/tool-call-timeout-policy/examples/basic.ts
  */
 import { Context } from 'cordis'
 import { ToolRegistry, createAgent, defineTool } from '@deepseek-ai/dsh-tools'

@@ -3,7 +3,7 @@
  * stream (one call cut at `max_tokens`) into a raw batch, and answer every `tool_use` with a
  * `tool_result` in one user message.
  *
- * Run: `npx tsx --conditions=dsh-source packages/tool-executor-native/examples/anthropic.ts`
+ * Run: `npm run tsx -- packages/tool-executor-native/examples/anthropic.ts`
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'

@@ -3,7 +3,7 @@
  * schemas, parse a canned stream whose parallel calls interleave, run the batch, answer with
  * text-only tool messages. Also shows the leaked-markup check (emission E19).
  *
- * Run: `npx tsx --conditions=dsh-source packages/tool-executor-native/examples/deepseek.ts`
+ * Run: `npm run tsx -- packages/tool-executor-native/examples/deepseek.ts`
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'

@@ -3,7 +3,7 @@
  * `generateContent` response (calls without ids: ids are minted in order) into a raw batch,
  * run it, and answer with `functionResponse` parts in call order.
  *
- * Run: `npx tsx --conditions=dsh-source packages/tool-executor-native/examples/gemini.ts`
+ * Run: `npm run tsx -- packages/tool-executor-native/examples/gemini.ts`
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'

@@ -2,7 +2,7 @@
  * OpenAI Chat Completions, end to end without network: declare the tools, parse a canned
  * completion into a raw batch, run it through the pipeline, answer with tool messages.
  *
- * Run: `npx tsx --conditions=dsh-source packages/tool-executor-native/examples/openai-chat.ts`
+ * Run: `npm run tsx -- packages/tool-executor-native/examples/openai-chat.ts`
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'

@@ -3,7 +3,7 @@
  * canned event stream into a raw batch, run it through the pipeline, answer with
  * `function_call_output` items paired by `call_id`.
  *
- * Run: `npx tsx --conditions=dsh-source packages/tool-executor-native/examples/openai-responses.ts`
+ * Run: `npm run tsx -- packages/tool-executor-native/examples/openai-responses.ts`
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'

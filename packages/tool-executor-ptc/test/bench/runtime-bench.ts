@@ -1,6 +1,6 @@
 /**
  * Runtime cost benchmark (a script, not a unit test):
- *   node_modules/.bin/tsx --conditions=dsh-source packages/tool-executor-ptc/test/bench/runtime-bench.ts [variant...]
+ *   npm run tsx -- packages/tool-executor-ptc/test/bench/runtime-bench.ts [variant...]
  * Variants: `watchdog`, `no-watchdog` (`thread: 'main'` with / without the vm watchdog),
  * `worker` (`thread: 'worker'`), `default` (createQuickJsRuntime()). Every figure goes through
  * the full pipeline (registry → PTC executor → runtime → bridge → sub-call runner).
