@@ -5,6 +5,7 @@
  *
  * Source: seed 000 ("Register a tool", "Execution and cancellation") and ARCHITECTURE §4.1–4.3.
  */
+import type { ToolProgress } from './progress'
 
 /** A JSON primitive. */
 export type JsonPrimitive = string | number | boolean | null
@@ -311,6 +312,17 @@ export interface ToolExecution {
    * context"). Contexts attached by the body come before those post-execute attaches.
    */
   attachContext(context: ResultContext): void
+  /**
+   * Reports progress of a long body as a `tools/progress` event for UIs and logs; never model
+   * content. Throttled per call (`progressIntervalMs` in the registry config, default 100 ms):
+   * the first update goes out at once, later ones within the interval are coalesced to the
+   * latest, a pending one is delivered before the call's result, and reports after the body
+   * settled are ignored (see `progress.ts`).
+   *
+   * @throws TypeError naming the tool and field when `update` is not
+   *   `{ progress: finite number, total?: finite number, message?: string }`.
+   */
+  reportProgress(update: ToolProgress): void
 }
 
 /** A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). */

@@ -21,6 +21,7 @@ import type {
   ToolExecution,
   ToolResult,
 } from './contracts'
+import type { ToolProgressEvent } from './progress'
 
 /** A registry mutation, as `tools/change` reports it. */
 export type ToolChange =
@@ -50,6 +51,11 @@ export interface ToolEvents {
   'tools/post-execute'(exec: ToolExecution, draft: DraftResult, next: () => Promise<PostDecision>): PostDecision | Promise<PostDecision>
   /** Observes the frozen final result, in model order. A listener's throw is contained. */
   'tools/result'(result: ToolResult, event: ToolResultEvent): void
+  /**
+   * A running body reported progress (`exec.reportProgress`), throttled per call; never model
+   * content. Every event of a call precedes its `tools/result`. A listener's throw is contained.
+   */
+  'tools/progress'(event: ToolProgressEvent): void
   /** A registration, unregistration or restriction changed. A throw rolls back register/restrict. */
   'tools/change'(change: ToolChange): void
 }

@@ -43,6 +43,7 @@ import { snapshotJson, type JsonProblem } from './json'
 import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
+import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEvent } from './progress'
 
 /** A listener as stored by cordis, with the context it was registered on. */
 export type Listener = (...args: never[]) => unknown
@@ -53,6 +54,7 @@ export interface StageHooks {
   readonly execute: readonly Listener[]
   readonly post: readonly Listener[]
   readonly result: readonly Listener[]
+  readonly progress: readonly Listener[]
   readonly guards: readonly ToolGuard[]
   readonly approval: ApprovalService | undefined
 }
@@ -75,6 +77,8 @@ export interface PipelineConfig {
   readonly repair: RepairModes
   /** Model-facing content caps applied to rendered results (bug case B18). */
   readonly contentLimits: ContentLimits
+  /** Minimum spacing of two `tools/progress` events of one call, in ms (`0`: no throttling). Default 100. */
+  readonly progressIntervalMs: number
 }
 
 /** The per-runner context every stage sees. */
@@ -104,6 +108,9 @@ class Execution implements ToolExecution {
   readonly log?: SessionLog
   readonly parent?: ToolExecution
   #signal: AbortSignal
+  readonly #run: RunContext
+  /** Created on the first delivered report; `null` once closed. */
+  #progress: ProgressChannel | null | undefined
   /** Set by the pipeline around the `tools/execute` stage. */
   writable = false
   /** Contexts the body attached. */
@@ -121,6 +128,29 @@ class Execution implements ToolExecution {
     if (run.log !== undefined) this.log = run.log
     if (run.parent !== undefined) this.parent = run.parent
     this.#signal = run.signal
+    this.#run = run
+  }
+
+  reportProgress(update: ToolProgress): void {
+    const checked = checkProgress(this.name, update)
+    let channel = this.#progress
+    if (channel === null) return
+    if (channel === undefined) {
+      const run = this.#run
+      if (run.hooks.progress.length === 0) return
+      channel = this.#progress = new ProgressChannel(this, {
+        listeners: run.hooks.progress as readonly ((event: ToolProgressEvent) => unknown)[],
+        intervalMs: run.host.config.progressIntervalMs,
+        report: (error) => run.host.report('tools/progress', error),
+      })
+    }
+    channel.report(checked)
+  }
+
+  /** Delivers a pending progress update and ignores later reports (the body settled). */
+  closeProgress(): void {
+    this.#progress?.close()
+    this.#progress = null
   }
 
   get signal(): AbortSignal {
@@ -528,6 +558,7 @@ function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
  */
 export async function dispatch(state: CallState, run: RunContext): Promise<void> {
   await dispatchBody(state, run)
+  state.exec?.closeProgress()
   const attached = state.exec?.attached
   const draft = state.draft
   // Nothing a cancelled or timed-out body produced reaches the model, contexts included.
@@ -600,6 +631,7 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     scope: exec.scope,
     signal,
     attachContext: (context: ResultContext) => exec.attachContext(context),
+    reportProgress: (update: ToolProgress) => exec.reportProgress(update),
   }
   if (exec.agent !== undefined) view.agent = exec.agent
   if (exec.log !== undefined) view.log = exec.log
@@ -675,6 +707,8 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
  * A throwing finalizer turns the outcome into a `TOOL_FAILED` failure (not finalized again).
  */
 export function finalize(state: CallState): ToolResult {
+  // A policy stage may have reported progress for a call that never dispatched: close it here too.
+  state.exec?.closeProgress()
   let draft = state.draft!
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {

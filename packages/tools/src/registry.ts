@@ -27,6 +27,7 @@ import { isWithin, scopeChain, scopeOf } from './scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
 import type { RepairModes } from './repair'
+import { DEFAULT_PROGRESS_INTERVAL_MS } from './progress'
 import './events'
 
 /** Registry configuration (the plugin's config). */
@@ -37,6 +38,11 @@ export interface ToolRegistryConfig {
   readonly repair?: RepairModes
   /** Model-facing content caps (bug case B18). Default 25,000 characters and 1,000 lines; `0` disables one. */
   readonly contentLimits?: Partial<ContentLimits>
+  /**
+   * Minimum spacing of two `tools/progress` events of one call, in ms; updates in between are
+   * coalesced to the latest. `0` delivers every update. Default 100 ({@link DEFAULT_PROGRESS_INTERVAL_MS}).
+   */
+  readonly progressIntervalMs?: number
 }
 
 /**
@@ -135,7 +141,11 @@ function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig 
   for (const [key, v] of Object.entries(repair)) {
     if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${String(v)}`)
   }
-  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits) })
+  const progressIntervalMs = config?.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS
+  if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
+    throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${String(progressIntervalMs)}`)
+  }
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), progressIntervalMs })
 }
 
 const NEVER_ABORTED = new AbortController().signal
@@ -569,7 +579,7 @@ export class ToolRegistry extends Service {
       guards.push(...layer.guards)
       if (layer.approvals.length > 0) approval = layer.approvals[layer.approvals.length - 1]
     }
-    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), guards, approval }
+    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), progress: pick('tools/progress'), guards, approval }
   }
 
   // ---------------------------------------------------------------- describe and execute
