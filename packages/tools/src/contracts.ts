@@ -193,8 +193,15 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   readonly deferLoading?: boolean
   /** `false` skips argument validation (a raw tool whose server validates for itself). */
   readonly validateArguments?: boolean
-  /** Authoring origin: `dsl` (defineTool) or `raw` (JSON Schema as it came). */
-  readonly source?: 'dsl' | 'raw'
+  /**
+   * Extra synchronous argument check at prepare, after the JSON Schema validation (which
+   * `validateArguments: false` skips; this check still runs). Returns the model-facing problem
+   * (`/a: …; /b: …`), which becomes `INVALID_ARGS` (`Invalid arguments for tool "x": <problem>`),
+   * or `undefined`. Standard Schema tools validate with their library here.
+   */
+  checkArguments?(args: Readonly<JsonObject>): string | undefined
+  /** Authoring origin: `dsl` (defineTool), `raw` (JSON Schema as it came) or `standard` (a Standard Schema). */
+  readonly source?: 'dsl' | 'raw' | 'standard'
 }
 
 /** A definition with its type parameters erased, as the registry stores it. */

@@ -339,6 +339,21 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     }
   }
 
+  if (definition.checkArguments !== undefined) {
+    let problem: string | undefined
+    try {
+      problem = definition.checkArguments(args as Readonly<JsonObject>)
+    } catch (error) {
+      // The tool's own validator broke: its defect, not something the model can fix.
+      state.draft = fail('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+      return state
+    }
+    if (problem !== undefined) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, problem))
+      return state
+    }
+  }
+
   if (run.signal.aborted) {
     state.draft = ABORTED_BEFORE
     return state

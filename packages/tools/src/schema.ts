@@ -22,6 +22,7 @@ import type {
   ToolResultPresentation,
 } from './contracts'
 import { softPresentCall, softPresentResult } from './presentation'
+import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from './standard-schema'
 
 // ---------------------------------------------------------------------------------------------
 // Spec types
@@ -541,7 +542,9 @@ function requireFunction(toolName: string, pointer: string, value: unknown): voi
 }
 
 /**
- * Builds a typed tool definition from the DSL (seed 000, "Register a tool"). `parameters` is
+ * Builds a typed tool definition from the DSL (seed 000, "Register a tool"), or from a
+ * Standard Schema (zod 4, valibot, ArkType…) passed as `parameters` — see
+ * {@link defineStandardTool} for that form. `parameters` is
  * projected with {@link projectParameters}, `output.schema` with {@link projectSchema} (both
  * deep-frozen); `source: 'dsl'`; `deferLoading` is kept only when `true`; optional members
  * are present only when given. `presentCall`/`presentResult` are wrapped so they receive
@@ -550,9 +553,15 @@ function requireFunction(toolName: string, pointer: string, value: unknown): voi
  * pointer for a spec outside the DSL or a missing `execute`/`output.render`. Name rules,
  * `timeoutMs` and duplicate checks belong to `register()`.
  */
+export function defineTool<S extends AnyStandardSchema, const O extends AnyStandardSchema | SchemaSpec>(
+  input: DefineStandardToolInput<S, O>,
+): StandardToolDefinition<S, O>
+export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(input: DefineToolInput<P, O>): DslToolDefinition<P, O>
 export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(
   input: DefineToolInput<P, O>,
 ): DslToolDefinition<P, O> {
+  // A Standard Schema (zod, valibot, ArkType…) instead of the DSL: see standard-schema.ts.
+  if (isStandardSchema(input.parameters)) return defineStandardTool(input as unknown as DefineStandardToolInput<AnyStandardSchema, O>) as unknown as DslToolDefinition<P, O>
   const name = String(input.name)
   if (!isRecord(input.output)) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
   requireFunction(name, '/execute', input.execute)
