@@ -124,6 +124,11 @@ export interface ToolResultMeta {
   readonly presentation?: JsonValue
   /** Argument repairs applied by a provider adapter before validation. */
   readonly repairs?: readonly string[]
+  /**
+   * What wrappers and bodies recorded with `exec.annotate(key, value)`, by key (e.g. `retry`:
+   * the retry policy's attempts). Never model content.
+   */
+  readonly annotations?: Readonly<Record<string, JsonValue>>
 }
 
 /** A pending call's UI descriptor (seed 001, "Tool-owned UI presentation"). */
@@ -183,6 +188,11 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   readonly timeoutMs?: number
   /** Exactly `true` makes a call parallel-safe; anything else (or a throw) is exclusive. */
   isConcurrencySafe?(args: Args): boolean
+  /**
+   * `true` declares that running a call again with the same arguments is safe (no further
+   * effect), so a retry policy may repeat it after a transient failure. Declarative only.
+   */
+  readonly idempotent?: boolean
   presentCall?(args: Args): ToolCallPresentation | undefined
   presentResult?(args: Args, result: PresentableResult): ToolResultPresentation | undefined
   /** The final content transform, run exactly once for every outcome (snapshotted at prepare). */
@@ -330,6 +340,14 @@ export interface ToolExecution {
    *   `{ progress: finite number, total?: finite number, message?: string }`.
    */
   reportProgress(update: ToolProgress): void
+  /**
+   * Records non-model metadata with this call's result under `meta.annotations[key]` (a later
+   * value for the same key replaces the earlier one). Wrappers use it, e.g. the retry policy
+   * records its attempts. Annotations made after the result was built are ignored.
+   *
+   * @throws TypeError when `key` is empty or `value` is not lossless JSON.
+   */
+  annotate(key: string, value: JsonValue): void
 }
 
 /** A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). */

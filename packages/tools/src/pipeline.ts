@@ -115,6 +115,8 @@ class Execution implements ToolExecution {
   writable = false
   /** Contexts the body attached. */
   attached: ResultContext[] | undefined
+  /** What `annotate` recorded (read once, when the result is built). */
+  annotations: Map<string, JsonValue> | undefined
 
   constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
     this.callId = call.callId
@@ -145,6 +147,13 @@ class Execution implements ToolExecution {
       })
     }
     channel.report(checked)
+  }
+
+  annotate(key: string, value: JsonValue): void {
+    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeLabel(key)}`)
+    const snap = snapshotJson(value)
+    if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
+    ;(this.annotations ??= new Map()).set(key, snap.value)
   }
 
   /** Delivers a pending progress update and ignores later reports (the body settled). */
@@ -647,6 +656,7 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     signal,
     attachContext: (context: ResultContext) => exec.attachContext(context),
     reportProgress: (update: ToolProgress) => exec.reportProgress(update),
+    annotate: (key: string, value: JsonValue) => exec.annotate(key, value),
   }
   if (exec.agent !== undefined) view.agent = exec.agent
   if (exec.log !== undefined) view.log = exec.log
@@ -762,9 +772,15 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
     }
   }
   // Assigned rather than spread (same keys, same order): see `shallowCopy`.
-  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[] } = { toolName: definition.name }
+  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>> } = { toolName: definition.name }
   if (presentation !== undefined) meta.presentation = presentation
   if (state.repairs !== undefined) meta.repairs = state.repairs
+  const annotations = state.exec?.annotations
+  if (annotations !== undefined) {
+    // Detached: a late annotate() (after the result was built) changes nothing.
+    meta.annotations = Object.freeze(Object.fromEntries(annotations))
+    state.exec!.annotations = undefined
+  }
   return Object.freeze(meta)
 }
 

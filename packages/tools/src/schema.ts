@@ -499,6 +499,8 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
   /** Declarative deadline in ms (enforced only by the timeout policy package). */
   readonly timeoutMs?: number
   isConcurrencySafe?(args: InferArgs<P>): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
   /** Pure UI descriptor of a pending call; receives soft-validated args (seed 001). */
   presentCall?(args: InferArgs<P>): ToolCallPresentation | undefined
   /** Pure UI descriptor of a completed call; receives soft-validated args (seed 001). */
@@ -589,6 +591,7 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
     source: 'dsl',
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
     ...(presentCall === undefined
       ? {}
       : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
@@ -625,6 +628,8 @@ export interface DefineRawToolInput {
   readonly validateArguments?: boolean
   readonly timeoutMs?: number
   isConcurrencySafe?(args: JsonObject): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
   readonly deferLoading?: boolean
   finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
 }
@@ -661,6 +666,7 @@ export function defineRawTool(input: DefineRawToolInput): ToolDefinition<JsonObj
     ...(input.validateArguments === false ? { validateArguments: false } : {}),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
     ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
     ...(input.deferLoading === true ? { deferLoading: true } : {}),
   }

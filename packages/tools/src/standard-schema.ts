@@ -33,7 +33,7 @@ import type {
   ToolExecution,
   ToolResultPresentation,
 } from './contracts'
-import { describeThrown, messages } from './errors'
+import { describeThrown, messages, ToolError } from './errors'
 import { deepFreeze, escapePointer, snapshotJson } from './json'
 import { softPresentCall, softPresentResult } from './presentation'
 import { projectSchema, ToolDefinitionError, type InferValue, type SchemaSpec } from './schema'
@@ -87,6 +87,8 @@ export interface DefineStandardToolInput<S extends AnyStandardSchema, O> {
   execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): StandardOutputValue<O> | Promise<StandardOutputValue<O>>
   readonly timeoutMs?: number
   isConcurrencySafe?(args: StandardArgs<S>): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
   /** Pure UI descriptor of a pending call; receives arguments soft-validated against the converted JSON Schema (else not called). */
   presentCall?(args: StandardArgs<S>): ToolCallPresentation | undefined
   presentResult?(args: StandardArgs<S>, result: PresentableResult): ToolResultPresentation | undefined
@@ -188,17 +190,6 @@ export function formatStandardIssues(issues: readonly StandardSchemaV1.Issue[]):
     .join('; ')
 }
 
-/** A validation failure raised inside `execute` (async schemas, output values): its `code` becomes the result's. */
-class StandardValidationError extends Error {
-  override readonly name = 'ToolError'
-  constructor(
-    readonly code: 'INVALID_ARGS' | 'INVALID_TOOL_OUTPUT' | 'TOOL_FAILED',
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
@@ -252,15 +243,15 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       try {
         result = await validate(args)
       } catch (error) {
-        throw new StandardValidationError('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
       }
-      if (result.issues !== undefined) throw new StandardValidationError('INVALID_ARGS', messages.argumentsInvalid(name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(name, formatStandardIssues(result.issues)))
       entry = { value: result.value }
     }
     const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
     if (validateOutput !== undefined) {
       const result = await validateOutput(value)
-      if (result.issues !== undefined) throw new StandardValidationError('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatStandardIssues(result.issues)))
     }
     return value
   }
@@ -281,6 +272,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     source: 'standard',
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
     ...(presentCall === undefined ? {} : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
     ...(presentResult === undefined
       ? {}
