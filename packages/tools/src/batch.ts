@@ -115,6 +115,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): CallRu
     toolSet: options.toolSet,
     signal: options.signal,
     parent: options.parent,
+    batchId: options.batchId,
     admit: options.admit,
     local: options.local,
   }

@@ -323,6 +323,8 @@ export interface ToolExecution {
   readonly log?: SessionLog
   /** The outer execution for PTC sub-calls. */
   readonly parent?: ToolExecution
+  /** The `ctx.tools.execute()` batch this call belongs to (`batch-<n>`); absent for PTC sub-calls (see `parent`). */
+  readonly batchId?: string
   /**
    * Appends model-facing context after this call's result (seed 000: a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed

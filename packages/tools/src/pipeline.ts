@@ -91,6 +91,7 @@ export interface RunContext {
   readonly toolSet: ResolvedToolSet | undefined
   readonly signal: AbortSignal
   readonly parent: ToolExecution | undefined
+  readonly batchId: string | undefined
   readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
 }
@@ -107,6 +108,7 @@ class Execution implements ToolExecution {
   readonly agent?: Agent
   readonly log?: SessionLog
   readonly parent?: ToolExecution
+  readonly batchId?: string
   #signal: AbortSignal
   readonly #run: RunContext
   /** Created on the first delivered report; `null` once closed. */
@@ -129,6 +131,7 @@ class Execution implements ToolExecution {
     if (run.agent !== undefined) this.agent = run.agent
     if (run.log !== undefined) this.log = run.log
     if (run.parent !== undefined) this.parent = run.parent
+    if (run.batchId !== undefined) this.batchId = run.batchId
     this.#signal = run.signal
     this.#run = run
   }
@@ -661,6 +664,7 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
   if (exec.agent !== undefined) view.agent = exec.agent
   if (exec.log !== undefined) view.log = exec.log
   if (exec.parent !== undefined) view.parent = exec.parent
+  if (exec.batchId !== undefined) view.batchId = exec.batchId
   return Object.freeze(view)
 }
 
@@ -787,7 +791,10 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
 /** Stage 6 — observe: `tools/result` listeners (each throw contained) and the session log. */
 export function observe(state: CallState, result: ToolResult, run: RunContext): void {
   if (run.hooks.result.length > 0) {
-    const event: ToolResultEvent = state.exec === undefined ? { call: state.call, scope: run.scope } : { call: state.call, scope: run.scope, exec: state.exec }
+    const event: { -readonly [K in keyof ToolResultEvent]: ToolResultEvent[K] } = { call: state.call, scope: run.scope }
+    if (state.exec !== undefined) event.exec = state.exec
+    if (run.batchId !== undefined) event.batchId = run.batchId
+    if (run.parent !== undefined) event.parent = run.parent
     for (const listener of run.hooks.result) {
       try {
         contain((listener as (r: ToolResult, e: ToolResultEvent) => unknown)(result, event), run.host, 'tools/result')
