@@ -153,7 +153,7 @@ class Execution implements ToolExecution {
   }
 
   annotate(key: string, value: JsonValue): void {
-    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeLabel(key)}`)
+    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
     const snap = snapshotJson(value)
     if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
     ;(this.annotations ??= new Map()).set(key, snap.value)
