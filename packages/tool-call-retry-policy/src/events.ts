@@ -2,7 +2,7 @@
  * The `tools/retry` event, declared in cordis `Events`, and its scope-filtered emission.
  */
 import type { Context } from 'cordis'
-import { isWithin, scopeOf, type Scope, type ToolErrorInfo } from '@deepseek-ai/dsh-tools'
+import { emitScoped, type Scope, type ToolErrorInfo } from '@deepseek-ai/dsh-tools'
 
 /** What `tools/retry` listeners receive (frozen): an attempt failed and another follows. */
 export interface ToolRetryEvent {
@@ -33,14 +33,5 @@ declare module 'cordis' {
 
 /** Calls every `tools/retry` listener whose scope contains the event's. Throws are reported through `report`. */
 export function emitRetry(ctx: Context, event: ToolRetryEvent, report: (error: unknown) => void): void {
-  const hooks = ctx.events._hooks['tools/retry']
-  if (hooks === undefined || hooks.length === 0) return
-  for (const hook of [...hooks]) {
-    if (!isWithin(event.scope, scopeOf(hook.ctx))) continue
-    try {
-      ;(hook.callback as RetryPolicyEvents['tools/retry'])(event)
-    } catch (error) {
-      report(error)
-    }
-  }
+  emitScoped(ctx, 'tools/retry', event.scope, [event], report)
 }

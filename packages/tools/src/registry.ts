@@ -23,7 +23,7 @@ import { NoExecutorError, ToolActivationError, ToolRegistrationError } from './e
 import { checkSchema } from './json-schema'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
-import { isWithin, scopeChain, scopeOf } from './scope'
+import { emitScoped, isWithin, scopeChain, scopeOf } from './scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
 import type { RepairModes } from './repair'
@@ -650,15 +650,7 @@ export class ToolRegistry extends Service {
 
   /** Calls the scope-filtered observers of `name`; each throw (or rejection) is reported, never propagated. */
   protected _observe(scope: Scope, name: 'tools/batch-start' | 'tools/batch-end', args: readonly unknown[]): void {
-    for (const hook of [...(this._root.events._hooks[name] ?? [])]) {
-      if (!isWithin(scope, scopeOf(hook.ctx))) continue
-      try {
-        const out = (hook.callback as (...a: unknown[]) => unknown)(...args)
-        if (out instanceof Promise) out.catch((error: unknown) => this._host.report(name, error))
-      } catch (error) {
-        this._host.report(name, error)
-      }
-    }
+    emitScoped(this._root, name, scope, args, (error) => this._host.report(name, error))
   }
 
   protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]> {
