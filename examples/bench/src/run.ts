@@ -9,13 +9,14 @@ import { collectMeta, type RunMeta } from './meta'
 import { runAtScale, type AtScaleResult } from './workloads/at-scale'
 import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
+import { runPlugins, type PluginsResult } from './workloads/plugins'
 import { runPtc, type PtcResult } from './workloads/ptc'
 import { runPtcPython, type PtcPythonResult } from './workloads/ptc-python'
 import { runScale, type ScaleResult } from './workloads/scale'
 import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
 
 /** A workload id, in run order. */
-export const WORKLOADS = ['batch', 'floor', 'scheduling', 'ptc', 'at-scale', 'scale'] as const
+export const WORKLOADS = ['batch', 'floor', 'plugins', 'scheduling', 'ptc', 'at-scale', 'scale'] as const
 export type WorkloadId = (typeof WORKLOADS)[number]
 
 /** Everything one run measured. */
@@ -23,6 +24,8 @@ export interface BenchResults {
   readonly meta: RunMeta
   readonly batch: BatchResult
   readonly floor: readonly FloorPart[]
+  /** Workload 6: each ecosystem plugin mounted and idle. */
+  readonly plugins: PluginsResult
   readonly scheduling: SchedulingResult
   readonly scale: ScaleResult
   /** `{ skipped }` when the PTC workload could not run (the reason). */
@@ -77,6 +80,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     }),
   )
   const floor = await timed('floor', () => runFloor({ timeMs: smoke ? 20 : 1000, n: smoke ? 10 : 1000, log }))
+  const plugins = await timed('plugins', () =>
+    runPlugins(smoke ? { n: 5, rounds: 2, warmup: 1, minSampleMs: 0, log } : { n: 100, rounds: 15, warmup: 3, minSampleMs: 20, log }),
+  )
   const scheduling = await timed('scheduling', () =>
     runScheduling({ scenarios: smoke ? scenarios(10, 4, 5, 5) : scenarios(100, 50), rounds: smoke ? 1 : 5, warmup: smoke ? 0 : 1, log }),
   )
@@ -111,5 +117,5 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const scale = await timed('scale', () =>
     runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
   )
-  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, scheduling, scale, ptc, ptcPython, atScale, durations }
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, plugins, scheduling, scale, ptc, ptcPython, atScale, durations }
 }

@@ -8,6 +8,7 @@ import { runBench, type BenchResults } from '../src/run'
 import { BATCH_SYSTEMS } from '../src/workloads/batch'
 import { SCHEDULING_SYSTEMS } from '../src/workloads/scheduling'
 import { SCALE_SYSTEMS } from '../src/workloads/scale'
+import { PLUGIN_SYSTEMS } from '../src/workloads/plugins'
 import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
 import { committedRatios, judgeRegression, measureFloorRatios } from '../src/regression'
@@ -19,7 +20,7 @@ describe('pnpm bench:smoke', () => {
     const lines: string[] = []
     results = await runBench({ smoke: true, build: 'source', log: (line) => lines.push(line) })
     expect(results.meta.mode).toBe('smoke')
-    expect(Object.keys(results.durations).sort()).toEqual(['at-scale', 'batch', 'floor', 'ptc', 'scale', 'scheduling'])
+    expect(Object.keys(results.durations).sort()).toEqual(['at-scale', 'batch', 'floor', 'plugins', 'ptc', 'scale', 'scheduling'])
     expect(lines.some((l) => l.startsWith('ptc: skipped'))).toBe(false)
   })
 
@@ -34,6 +35,12 @@ describe('pnpm bench:smoke', () => {
     expect(results.batch.peerRatios).toHaveLength(2 * 2 * 2)
     expect(results.batch.floorRatios).toHaveLength(2 * 2)
     expect(results.batch.linearity.map((l) => `${l.variant}/${l.system}`).sort()).toEqual(['sequential', 'parallel'].flatMap((v) => BATCH_SYSTEMS.map((s) => `${v}/${s}`)).sort())
+  })
+
+  test('plugins: every plugin system measured against the baseline', () => {
+    expect(results.plugins.rows.map((r) => r.system)).toEqual([...PLUGIN_SYSTEMS])
+    expect(results.plugins.rows[0]!.overheadUs).toBe(0)
+    for (const row of results.plugins.rows) expect(row.perCallUs.n).toBe(2)
   })
 
   test('floor: four parts', () => {

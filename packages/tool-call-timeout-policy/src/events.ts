@@ -3,7 +3,7 @@
  * body), declared in cordis `Events`, and its scope-filtered emission.
  */
 import type { Context } from 'cordis'
-import { isWithin, scopeOf, type Scope } from '@deepseek-ai/dsh-tools'
+import { emitScoped, type Scope } from '@deepseek-ai/dsh-tools'
 import type { DeadlineCause } from './deadline'
 
 /** What `tools/abandoned` listeners receive. Frozen. */
@@ -47,14 +47,5 @@ declare module 'cordis' {
  * registration order. Each listener's throw is contained and reported through `report`.
  */
 export function emitAbandoned(ctx: Context, event: ToolAbandonedEvent, report: (error: unknown) => void): void {
-  const hooks = ctx.events._hooks['tools/abandoned']
-  if (hooks === undefined || hooks.length === 0) return
-  for (const hook of [...hooks]) {
-    if (!isWithin(event.scope, scopeOf(hook.ctx))) continue
-    try {
-      ;(hook.callback as TimeoutPolicyEvents['tools/abandoned'])(event)
-    } catch (error) {
-      report(error)
-    }
-  }
+  emitScoped(ctx, 'tools/abandoned', event.scope, [event], report)
 }

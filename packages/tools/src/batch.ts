@@ -129,6 +129,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     toolSet: options.toolSet,
     signal: options.signal,
     parent: options.parent,
+    batchId: options.batchId,
     admit: options.admit,
     local: options.local,
   }

@@ -134,6 +134,11 @@ export interface ToolResultMeta {
   readonly presentation?: JsonValue
   /** Argument repairs applied by a provider adapter before validation. */
   readonly repairs?: readonly string[]
+  /**
+   * What wrappers and bodies recorded with `exec.annotate(key, value)`, by key (e.g. `retry`:
+   * the retry policy's attempts). Never model content.
+   */
+  readonly annotations?: Readonly<Record<string, JsonValue>>
 }
 
 /** A pending call's UI descriptor (docs/design.md, "Presentation"). */
@@ -196,6 +201,11 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   readonly timeoutMs?: number
   /** Exactly `true` makes a call parallel-safe; anything else (or a throw) is exclusive. */
   isConcurrencySafe?(args: Args): boolean
+  /**
+   * `true` declares that running a call again with the same arguments is safe (no further
+   * effect), so a retry policy may repeat it after a transient failure. Declarative only.
+   */
+  readonly idempotent?: boolean
   presentCall?(args: Args): ToolCallPresentation | undefined
   presentResult?(args: Args, result: PresentableResult): ToolResultPresentation | undefined
   /**
@@ -210,8 +220,15 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   readonly deferLoading?: boolean
   /** `false` skips argument validation (a raw tool whose server validates for itself). */
   readonly validateArguments?: boolean
-  /** Authoring origin: `dsl` (defineTool) or `raw` (JSON Schema as it came). */
-  readonly source?: 'dsl' | 'raw'
+  /**
+   * Extra synchronous argument check at prepare, after the JSON Schema validation (which
+   * `validateArguments: false` skips; this check still runs). Returns the model-facing problem
+   * (`/a: …; /b: …`), which becomes `INVALID_ARGS` (`Invalid arguments for tool "x": <problem>`),
+   * or `undefined`. Standard Schema tools validate with their library here.
+   */
+  checkArguments?(args: Readonly<JsonObject>): string | undefined
+  /** Authoring origin: `dsl` (defineTool), `raw` (JSON Schema as it came) or `standard` (a Standard Schema). */
+  readonly source?: 'dsl' | 'raw' | 'standard'
 }
 
 /** A definition with its type parameters erased, as the registry stores it. */
@@ -323,6 +340,8 @@ export interface ToolExecution {
   readonly log?: SessionLog
   /** The outer execution for PTC sub-calls. */
   readonly parent?: ToolExecution
+  /** The `ctx.tools.execute()` batch this call belongs to (`batch-<n>`); absent for PTC sub-calls (see `parent`). */
+  readonly batchId?: string
   /**
    * Appends model-facing context after this call's result (docs/design.md, "PTC executor": a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed
@@ -340,6 +359,14 @@ export interface ToolExecution {
    *   `{ progress: finite number, total?: finite number, message?: string }`.
    */
   reportProgress(update: ToolProgress): void
+  /**
+   * Records non-model metadata with this call's result under `meta.annotations[key]` (a later
+   * value for the same key replaces the earlier one). Wrappers use it, e.g. the retry policy
+   * records its attempts. Annotations made after the result was built are ignored.
+   *
+   * @throws TypeError when `key` is empty or `value` is not lossless JSON.
+   */
+  annotate(key: string, value: JsonValue): void
 }
 
 /**

@@ -149,6 +149,10 @@ export const messages = {
   toolTimeout(ms: number): string {
     return `tool call timed out after ${ms}ms`
   },
+  /** A definition's own argument check (`checkArguments`, a Standard Schema library) threw: `TOOL_FAILED`. */
+  argumentCheckFailed(tool: string, problem: string): string {
+    return `Tool "${tool}" could not check its arguments: ${problem}`
+  },
 } as const
 
 /**

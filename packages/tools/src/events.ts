@@ -12,6 +12,7 @@
  * settled (retries); calling it while an attempt is still running throws.
  */
 import type {
+  Agent,
   DraftResult,
   JsonValue,
   PolicyDecision,
@@ -42,6 +43,21 @@ export interface ToolResultEvent {
   readonly scope: Scope
   /** Absent when the call failed before an execution view existed (unknown tool, bad entry). */
   readonly exec?: ToolExecution
+  /** The batch (`exec.batchId`), also for calls that failed before an execution view existed. */
+  readonly batchId?: string
+  /** The outer execution of a PTC sub-call, also when the sub-call failed before an execution view existed. */
+  readonly parent?: ToolExecution
+}
+
+/** What `tools/batch-start` and `tools/batch-end` observers receive. */
+export interface ToolBatchEvent {
+  /** Unique per `ctx.tools.execute()` call: `batch-<n>`; each call's `exec.batchId`. */
+  readonly batchId: string
+  readonly calls: readonly unknown[]
+  readonly scope: Scope
+  readonly agent?: Agent
+  /** The selected executor's name (`native`, `ptc`, …). */
+  readonly executor: string
 }
 
 /** Listener signatures of the `tools/*` events. */
@@ -62,6 +78,13 @@ export interface ToolEvents {
    * content. Every event of a call precedes its `tools/result`. A listener's throw is contained.
    */
   'tools/progress'(event: ToolProgressEvent): void
+  /**
+   * A batch was accepted by an executor and is about to run (observe-only, scope-filtered; a
+   * throw is contained). Tracing and metrics plugins open their batch span here.
+   */
+  'tools/batch-start'(event: ToolBatchEvent): void
+  /** The batch settled: `results` in call order (observe-only; after every call's `tools/result`). */
+  'tools/batch-end'(event: ToolBatchEvent, results: readonly ToolResult[]): void
   /** A registration, unregistration or restriction changed. A throw rolls back register/restrict. */
   'tools/change'(change: ToolChange): void
 }

@@ -88,6 +88,8 @@ export interface ExecutorBatch {
   readonly toolSet?: ResolvedToolSet
   readonly signal: AbortSignal
   readonly pipeline: ToolPipeline
+  /** Unique per `ctx.tools.execute()` call (`batch-<n>`); carried to each call's `exec.batchId`. */
+  readonly batchId?: string
   /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
   definitions(): readonly AnyToolDefinition[]
 }
@@ -132,6 +134,8 @@ export interface RunnerOptions {
    * complete pipeline like registered tools but are not registered anywhere.
    */
   readonly local?: (name: string) => AnyToolDefinition | undefined
+  /** The batch the runner's calls belong to (`exec.batchId`); absent for PTC sub-call runners. */
+  readonly batchId?: string
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }

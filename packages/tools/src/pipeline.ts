@@ -97,6 +97,7 @@ export interface RunContext {
   readonly toolSet: ResolvedToolSet | undefined
   readonly signal: AbortSignal
   readonly parent: ToolExecution | undefined
+  readonly batchId: string | undefined
   readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
 }
@@ -113,6 +114,7 @@ class Execution implements ToolExecution {
   readonly agent?: Agent
   readonly log?: SessionLog
   readonly parent?: ToolExecution
+  readonly batchId?: string
   #signal: AbortSignal
   readonly #run: RunContext
   /** Created on the first delivered report; `null` once closed. */
@@ -121,6 +123,8 @@ class Execution implements ToolExecution {
   writable = false
   /** Contexts the body attached. */
   attached: ResultContext[] | undefined
+  /** What `annotate` recorded (read once, when the result is built). */
+  annotations: Map<string, JsonValue> | undefined
 
   constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
     this.callId = call.callId
@@ -133,6 +137,7 @@ class Execution implements ToolExecution {
     if (run.agent !== undefined) this.agent = run.agent
     if (run.log !== undefined) this.log = run.log
     if (run.parent !== undefined) this.parent = run.parent
+    if (run.batchId !== undefined) this.batchId = run.batchId
     this.#signal = run.signal
     this.#run = run
   }
@@ -151,6 +156,13 @@ class Execution implements ToolExecution {
       })
     }
     channel.report(checked)
+  }
+
+  annotate(key: string, value: JsonValue): void {
+    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
+    const snap = snapshotJson(value)
+    if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
+    ;(this.annotations ??= new Map()).set(key, snap.value)
   }
 
   /** Delivers a pending progress update and ignores later reports (the body settled). */
@@ -375,6 +387,21 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     // No schema to say a string is welcome there: never pass a rounded or retyped number.
     state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(withUnsafeIntegers([], unsafe, true))))
     return state
+  }
+
+  if (definition.checkArguments !== undefined) {
+    let problem: string | undefined
+    try {
+      problem = definition.checkArguments(args as Readonly<JsonObject>)
+    } catch (error) {
+      // The tool's own validator broke: its defect, not something the model can fix.
+      state.draft = fail('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+      return state
+    }
+    if (problem !== undefined) {
+      state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, problem))
+      return state
+    }
   }
 
   if (run.signal.aborted) {
@@ -720,10 +747,12 @@ function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
     signal,
     attachContext: (context: ResultContext) => exec.attachContext(context),
     reportProgress: (update: ToolProgress) => exec.reportProgress(update),
+    annotate: (key: string, value: JsonValue) => exec.annotate(key, value),
   }
   if (exec.agent !== undefined) view.agent = exec.agent
   if (exec.log !== undefined) view.log = exec.log
   if (exec.parent !== undefined) view.parent = exec.parent
+  if (exec.batchId !== undefined) view.batchId = exec.batchId
   return Object.freeze(view)
 }
 
@@ -872,16 +901,25 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
     }
   }
   // Assigned rather than spread (same keys, same order): see `shallowCopy`.
-  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[] } = { toolName: definition.name }
+  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>> } = { toolName: definition.name }
   if (presentation !== undefined) meta.presentation = presentation
   if (state.repairs !== undefined) meta.repairs = state.repairs
+  const annotations = state.exec?.annotations
+  if (annotations !== undefined) {
+    // Detached: a late annotate() (after the result was built) changes nothing.
+    meta.annotations = Object.freeze(Object.fromEntries(annotations))
+    state.exec!.annotations = undefined
+  }
   return Object.freeze(meta)
 }
 
 /** Stage 6 — observe: `tools/result` listeners (each throw contained) and the session log. */
 export function observe(state: CallState, result: ToolResult, run: RunContext): void {
   if (run.hooks.result.length > 0) {
-    const event: ToolResultEvent = state.exec === undefined ? { call: state.call, scope: run.scope } : { call: state.call, scope: run.scope, exec: state.exec }
+    const event: { -readonly [K in keyof ToolResultEvent]: ToolResultEvent[K] } = { call: state.call, scope: run.scope }
+    if (state.exec !== undefined) event.exec = state.exec
+    if (run.batchId !== undefined) event.batchId = run.batchId
+    if (run.parent !== undefined) event.parent = run.parent
     for (const listener of run.hooks.result) {
       try {
         contain((listener as (r: ToolResult, e: ToolResultEvent) => unknown)(result, event), run.host, 'tools/result')

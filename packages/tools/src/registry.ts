@@ -18,13 +18,13 @@ import type {
   ToolSchema,
 } from './contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from './executor'
-import type { ToolChange, ToolEvents } from './events'
+import type { ToolBatchEvent, ToolChange, ToolEvents } from './events'
 import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError } from './errors'
 import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
 import { checkSchema } from './json-schema'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
-import { isWithin, scopeChain, scopeOf } from './scope'
+import { emitScoped, isWithin, scopeChain, scopeOf } from './scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
 import type { RepairModes } from './repair'
@@ -235,6 +235,7 @@ export class ToolRegistry extends Service {
   protected readonly _visible = new WeakMap<Scope, Visible>()
   protected _version = 0
   protected _seq = 0
+  protected _batchSeq = 0
   protected readonly _config: PipelineConfig
   protected readonly _host: PipelineHost
   /** The shared pipeline handed to executors. */
@@ -784,6 +785,7 @@ export class ToolRegistry extends Service {
     const input: ExecutorBatch = {
       calls: batch.calls,
       scope,
+      batchId: `batch-${++self._batchSeq}`,
       signal: batch.signal ?? new AbortController().signal,
       pipeline: self.pipeline,
       definitions: () => (visible ??= self._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
@@ -791,14 +793,32 @@ export class ToolRegistry extends Service {
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
     }
+    const hooks = self._root.events._hooks
+    if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
     const results = await executor.execute(input)
     return Object.isFrozen(results) ? results : Object.freeze([...results])
+  }
+
+  /** {@link execute} with `tools/batch-start` / `tools/batch-end` observers. */
+  protected async _observedBatch(executor: ToolExecutor, input: ExecutorBatch, scope: Scope): Promise<readonly ToolResult[]> {
+    const event: ToolBatchEvent = Object.freeze({ batchId: input.batchId!, calls: input.calls, scope, executor: executor.name, ...(input.agent === undefined ? {} : { agent: input.agent }) })
+    this._observe(scope, 'tools/batch-start', [event])
+    let results = await executor.execute(input)
+    results = Object.isFrozen(results) ? results : Object.freeze([...results])
+    this._observe(scope, 'tools/batch-end', [event, results])
+    return results
+  }
+
+  /** Calls the scope-filtered observers of `name`; each throw (or rejection) is reported, never propagated. */
+  protected _observe(scope: Scope, name: 'tools/batch-start' | 'tools/batch-end', args: readonly unknown[]): void {
+    emitScoped(this._root, name, scope, args, (error) => this._host.report(name, error))
   }
 
   protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]> {
     const runner = createRunner(this._host, {
       scope: batch.scope,
       signal: batch.signal,
+      ...(batch.batchId === undefined ? {} : { batchId: batch.batchId }),
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(batch.log === undefined ? {} : { log: batch.log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),

@@ -23,6 +23,7 @@ import type {
 } from './contracts'
 import { softPresentCall, softPresentResult } from './presentation'
 import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
+import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from './standard-schema'
 
 // ---------------------------------------------------------------------------------------------
 // Spec types
@@ -523,6 +524,8 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
   /** Declarative deadline in ms (enforced only by the timeout policy package). */
   readonly timeoutMs?: number
   isConcurrencySafe?(args: InferArgs<P>): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
   /** Pure UI descriptor of a pending call; receives soft-validated args (docs/design.md, "Presentation"). */
   presentCall?(args: InferArgs<P>): ToolCallPresentation | undefined
   /** Pure UI descriptor of a completed call; receives soft-validated args (docs/design.md, "Presentation"). */
@@ -566,7 +569,9 @@ function requireFunction(toolName: string, pointer: string, value: unknown): voi
 }
 
 /**
- * Builds a typed tool definition from the DSL (docs/design.md, "Definitions and schemas"). `parameters` is
+ * Builds a typed tool definition from the DSL (docs/design.md, "Definitions and schemas"), or from a
+ * Standard Schema (zod 4, valibot, ArkType…) passed as `parameters` — see
+ * {@link defineStandardTool} for that form. `parameters` is
  * projected with {@link projectParameters}, `output.schema` with {@link projectSchema} (both
  * deep-frozen); `source: 'dsl'`; `deferLoading` is kept only when `true`; optional members
  * are present only when given. `presentCall`/`presentResult` are wrapped so they receive
@@ -575,9 +580,15 @@ function requireFunction(toolName: string, pointer: string, value: unknown): voi
  * pointer for a spec outside the DSL or a missing `execute`/`output.render`. Name rules,
  * `timeoutMs` and duplicate checks belong to `register()`.
  */
+export function defineTool<S extends AnyStandardSchema, const O extends AnyStandardSchema | SchemaSpec>(
+  input: DefineStandardToolInput<S, O>,
+): StandardToolDefinition<S, O>
+export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(input: DefineToolInput<P, O>): DslToolDefinition<P, O>
 export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(
   input: DefineToolInput<P, O>,
 ): DslToolDefinition<P, O> {
+  // A Standard Schema (zod, valibot, ArkType…) instead of the DSL: see standard-schema.ts.
+  if (isStandardSchema(input.parameters)) return defineStandardTool(input as unknown as DefineStandardToolInput<AnyStandardSchema, O>) as unknown as DslToolDefinition<P, O>
   const name = String(input.name)
   if (!isRecord(input.output)) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
   requireFunction(name, '/execute', input.execute)
@@ -606,6 +617,7 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
     source: 'dsl',
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
     ...(presentCall === undefined
       ? {}
       : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
@@ -642,6 +654,8 @@ export interface DefineRawToolInput {
   readonly validateArguments?: boolean
   readonly timeoutMs?: number
   isConcurrencySafe?(args: JsonObject): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
   readonly deferLoading?: boolean
   finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
 }
@@ -684,6 +698,7 @@ export function defineRawTool(input: DefineRawToolInput): ToolDefinition<JsonObj
     ...(input.validateArguments === false ? { validateArguments: false } : {}),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
     ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
     ...(input.deferLoading === true ? { deferLoading: true } : {}),
   }

@@ -68,3 +68,23 @@ export function scopeChain(scope: Scope): Scope[] {
   for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) chain.push(s)
   return chain
 }
+
+/**
+ * Calls every listener of the observe-only event `name` whose context's scope contains `scope`,
+ * in registration order (how `tools/batch-*`, `tools/retry` and `tools/abandoned` reach
+ * scope-filtered listeners). Each listener's throw, or its returned promise's rejection, goes
+ * to `report`; nothing propagates.
+ */
+export function emitScoped(ctx: Context, name: string, scope: Scope, args: readonly unknown[], report: (error: unknown) => void): void {
+  const hooks = (ctx.events._hooks as Record<string, readonly { readonly ctx: Context; readonly callback: unknown }[] | undefined>)[name]
+  if (hooks === undefined || hooks.length === 0) return
+  for (const hook of [...hooks]) {
+    if (!isWithin(scope, scopeOf(hook.ctx))) continue
+    try {
+      const out = (hook.callback as (...a: readonly unknown[]) => unknown)(...args)
+      if (out instanceof Promise) out.catch(report)
+    } catch (error) {
+      report(error)
+    }
+  }
+}

@@ -4,6 +4,7 @@
 import type { BenchResults } from '../run'
 import type { Summary } from '../stats'
 import type { BatchRow, BatchSystemId } from '../workloads/batch'
+import type { PluginsResult } from '../workloads/plugins'
 import type { PtcResult } from '../workloads/ptc'
 import { formatNumber as f, renderBarChart } from './svg'
 import { atScaleChecks, renderAtScale } from './at-scale'
@@ -418,6 +419,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     out.push(`> **TODO — not measured in this run.** The PTC workload did not run: ${r.ptc.skipped}`)
   }
   out.push('')
+  out.push(renderPluginsSection(r.plugins))
   out.push(...renderPtcPython(r))
   out.push(...renderAtScale(r))
   out.push('## Optimisations')
@@ -428,6 +430,37 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
   out.push('')
   out.push(
     '`pnpm bench` (from a fresh clone: installs, bundles `examples/bench` with esbuild, runs it with `node --expose-gc`, writes `examples/bench/results/latest.json`, this file and `docs/benchmarks-batch.svg`). `pnpm bench:smoke` runs every workload with tiny sizes and writes only `examples/bench/results/smoke.json`; `examples/bench/test/smoke.test.ts` runs it in CI. Other processes on the machine skew absolute times; compare the ratios, which are measured side by side.',
+  )
+  out.push('')
+  return out.join('\n')
+}
+
+function signed(us: number): string {
+  return `${us >= 0 ? '+' : '−'}${f(Math.abs(us))} µs`
+}
+
+/** Section 6: each ecosystem plugin mounted and idle (also rendered on its own by `src/plugins-main.ts`). */
+export function renderPluginsSection(p: PluginsResult): string {
+  const out: string[] = []
+  out.push('## 6. Plugins mounted and idle')
+  out.push('')
+  out.push(
+    `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples. \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv). On a busy machine the fastest sample (a sample is the mean over its back-to-back runs) is the steadier estimate of the idle cost.`,
+  )
+  out.push('')
+  out.push(
+    table(
+      ['system', 'per call median', 'p25–p75', 'overhead vs baseline (median)', 'fastest sample', 'overhead vs baseline (fastest)'],
+      p.rows.map((row) => [
+        row.system,
+        `**${f(row.perCallUs.median)} µs**`,
+        spread(row.perCallUs, 'µs'),
+        row.system === 'baseline' ? '—' : signed(row.overheadUs),
+        `${f(row.perCallUs.min)} µs`,
+        row.system === 'baseline' ? '—' : signed(row.perCallUs.min - p.rows[0]!.perCallUs.min),
+      ]),
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
   )
   out.push('')
   return out.join('\n')

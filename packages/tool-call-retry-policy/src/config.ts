@@ -1,0 +1,133 @@
+/**
+ * Configuration of the retry policy: how many attempts, the backoff curve, its jitter, which
+ * tools may be repeated and which failures are transient.
+ */
+import { MAX_TIMER_MS, type AnyToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { isRepeatable, isTransient } from './classify'
+
+/** How the backoff delay is randomised (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
+export type RetryJitter =
+  /** `random(0, delay)`: spreads retries the most (default). */
+  | 'full'
+  /** `delay / 2 + random(0, delay / 2)`: never shorter than half the delay. */
+  | 'equal'
+  /** Exactly `delay` (deterministic; for tests and single clients). */
+  | 'none'
+
+/** What a `retryable` predicate receives about a failed attempt. */
+export interface RetryFailure {
+  /** What the attempt threw (the body's error, or a wrapper's such as `TOOL_TIMEOUT`). */
+  readonly error: unknown
+  /** The error's string `code` when it has one (`TOOL_TIMEOUT`, `ECONNRESET`, …). */
+  readonly code: string | undefined
+  /** The attempt that failed, 1-based. */
+  readonly attempt: number
+  readonly exec: ToolExecution
+}
+
+/** `ctx.plugin(RetryPolicy, config)`. Every field is optional. */
+export interface RetryPolicyConfig {
+  /** Attempts in total, the first included: an integer from 1 to 100. Default 3. */
+  readonly maxAttempts?: number
+  /** Delay before the first retry, in ms (before jitter). Default 200. */
+  readonly initialDelayMs?: number
+  /** Each further retry waits this factor longer (≥ 1). Default 2. */
+  readonly multiplier?: number
+  /** Cap of one delay, in ms (before jitter). Default 5,000. */
+  readonly maxDelayMs?: number
+  /** Default `full`. */
+  readonly jitter?: RetryJitter
+  /** A number in [0, 1) for the jitter; default `Math.random`. */
+  readonly random?: () => number
+  /**
+   * Whether calls of a tool may be repeated at all. Default: the definition declares
+   * `idempotent: true`, or carries MCP tool annotations with `readOnlyHint: true` or
+   * `idempotentHint: true` (see {@link isRepeatable}).
+   */
+  readonly repeatable?: (definition: AnyToolDefinition) => boolean
+  /**
+   * Whether a failed attempt is worth another one. Default {@link isTransient}: `TOOL_TIMEOUT`,
+   * Node network error codes, HTTP 408/425/429/5xx statuses, errors marked `transient: true` or
+   * `retryable: true`. Whatever it answers, an abort (the caller's or the body's own
+   * `AbortError`) and the codes in `NEVER_RETRIED` are never retried.
+   */
+  readonly retryable?: (failure: RetryFailure) => boolean
+}
+
+/** The validated configuration. */
+export interface ResolvedRetryPolicyConfig {
+  readonly maxAttempts: number
+  readonly initialDelayMs: number
+  readonly multiplier: number
+  readonly maxDelayMs: number
+  readonly jitter: RetryJitter
+  readonly random: () => number
+  readonly repeatable: (definition: AnyToolDefinition) => boolean
+  readonly retryable: (failure: RetryFailure) => boolean
+}
+
+/** Thrown by {@link resolveRetryPolicyConfig} (and so at plugin start) for a bad field. */
+export class RetryPolicyConfigError extends RangeError {
+  override readonly name = 'RetryPolicyConfigError'
+  constructor(
+    /** JSON pointer of the field, e.g. `/maxAttempts`. */
+    readonly pointer: string,
+    detail: string,
+  ) {
+    super(`retry policy config: ${pointer} ${detail}`)
+  }
+}
+
+function number(config: RetryPolicyConfig, key: 'initialDelayMs' | 'maxDelayMs' | 'multiplier', fallback: number, min: number, max: number): number {
+  const value = config[key] ?? fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new RetryPolicyConfigError(`/${key}`, `must be a number from ${min} to ${max}, got ${String(value)}`)
+  }
+  return value
+}
+
+function fn<T>(config: RetryPolicyConfig, key: 'random' | 'repeatable' | 'retryable', fallback: T): T {
+  const value = config[key]
+  if (value === undefined) return fallback
+  if (typeof value !== 'function') throw new RetryPolicyConfigError(`/${key}`, `must be a function, got ${typeof value}`)
+  return value as T
+}
+
+/**
+ * Validates a config and fills in the defaults.
+ *
+ * @throws RetryPolicyConfigError naming the field (JSON pointer) and what was expected.
+ */
+export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): ResolvedRetryPolicyConfig {
+  if (config === null || typeof config !== 'object') throw new RetryPolicyConfigError('', `must be an object, got ${config === null ? 'null' : typeof config}`)
+  const maxAttempts = config.maxAttempts ?? 3
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100) {
+    throw new RetryPolicyConfigError('/maxAttempts', `must be an integer from 1 to 100, got ${String(maxAttempts)}`)
+  }
+  const jitter = config.jitter ?? 'full'
+  if (jitter !== 'full' && jitter !== 'equal' && jitter !== 'none') throw new RetryPolicyConfigError('/jitter', `must be "full", "equal" or "none", got ${JSON.stringify(jitter)}`)
+  const initialDelayMs = number(config, 'initialDelayMs', 200, 0, MAX_TIMER_MS)
+  const maxDelayMs = number(config, 'maxDelayMs', 5_000, 0, MAX_TIMER_MS)
+  if (maxDelayMs < initialDelayMs) throw new RetryPolicyConfigError('/maxDelayMs', `must be at least initialDelayMs (${initialDelayMs}), got ${maxDelayMs}`)
+  return Object.freeze({
+    maxAttempts,
+    initialDelayMs,
+    multiplier: number(config, 'multiplier', 2, 1, 1_000),
+    maxDelayMs,
+    jitter,
+    random: fn(config, 'random', Math.random),
+    repeatable: fn(config, 'repeatable', isRepeatable),
+    retryable: fn(config, 'retryable', isTransient),
+  })
+}
+
+/**
+ * The delay before retry `retry` (1 = the first retry) in ms, whole milliseconds:
+ * `min(maxDelayMs, initialDelayMs × multiplier^(retry−1))`, then jittered.
+ */
+export function backoffDelay(config: ResolvedRetryPolicyConfig, retry: number): number {
+  const base = Math.min(config.maxDelayMs, config.initialDelayMs * config.multiplier ** (retry - 1))
+  if (config.jitter === 'none') return Math.round(base)
+  const r = Math.min(Math.max(config.random(), 0), 1)
+  return Math.round(config.jitter === 'full' ? base * r : base / 2 + (base / 2) * r)
+}

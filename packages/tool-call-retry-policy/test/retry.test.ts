@@ -1,0 +1,231 @@
+/**
+ * The retry policy with the testkit's manual clock: which calls are repeated, which failures,
+ * the backoff and jitter, the caller's signal during waits, the order with the timeout policy,
+ * and what the result meta and `tools/retry` events show.
+ */
+import { getEventListeners } from 'node:events'
+import { afterEach, describe, expect, test } from 'vitest'
+import { defineRawTool, defineTool, ToolError, type AnyToolDefinition, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { call, createHarness, ManualClock, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
+import { backoffDelay, resolveRetryPolicyConfig, RetryPolicy, type RetryPolicyConfig, type ToolRetryEvent } from '@deepseek-ai/dsh-tool-call-retry-policy'
+
+let h: Harness | undefined
+let uninstall: (() => void) | undefined
+afterEach(async () => {
+  uninstall?.()
+  uninstall = undefined
+  await h?.dispose()
+  h = undefined
+})
+
+const DETERMINISTIC: RetryPolicyConfig = { initialDelayMs: 100, multiplier: 2, jitter: 'none' }
+
+/** Boots a harness with the given wrappers in order, then installs a manual clock. */
+async function boot(plugins: { plugin: unknown; config?: unknown }[]): Promise<{ h: Harness; clock: ManualClock; retries: ToolRetryEvent[] }> {
+  h = await createHarness({ plugins })
+  const clock = new ManualClock()
+  uninstall = clock.install()
+  const retries: ToolRetryEvent[] = []
+  h.ctx.on('tools/retry', (event) => {
+    retries.push(event)
+  })
+  return { h, clock, retries }
+}
+
+/**
+ * A tool that fails its first `failures` attempts with `makeError(attempt)`, then answers
+ * `ok after <n>`. Records attempt start times on the clock.
+ */
+function flaky(clock: () => ManualClock, options: { failures: number; makeError?: (attempt: number) => unknown; idempotent?: boolean; name?: string; timeoutMs?: number; hangFirst?: boolean }) {
+  const starts: number[] = []
+  const tool = defineTool({
+    name: options.name ?? 'fetch_status',
+    description: 'Fetches a status page.',
+    parameters: {},
+    output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+    ...(options.idempotent === false ? {} : { idempotent: true }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    async execute(_args, exec) {
+      starts.push(clock().now)
+      const attempt = starts.length
+      if (options.hangFirst === true && attempt === 1) {
+        await new Promise((_resolve, reject) => exec.signal.addEventListener('abort', () => reject(exec.signal.reason), { once: true }))
+      }
+      if (attempt <= options.failures) throw options.makeError?.(attempt) ?? Object.assign(new Error(`connection reset (attempt ${attempt})`), { code: 'ECONNRESET' })
+      return `ok after ${attempt}`
+    },
+  })
+  return { tool, starts }
+}
+
+const text = (r: ToolResult | undefined): string => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('')
+const code = (r: ToolResult | undefined): string | undefined => (r?.isError === true ? r.error.info?.code : undefined)
+
+describe('what is retried', () => {
+  test('an idempotent tool failing transiently: exponential backoff, attempts in meta and as events', async () => {
+    const { h, clock, retries } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    const { tool, starts } = flaky(() => clock, { failures: 2 })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('ok after 3')
+    expect(starts).toEqual([0, 100, 300])
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 3, delaysMs: [100, 200], errors: ['ECONNRESET', 'ECONNRESET'] })
+    expect(retries.map((e) => [e.callId, e.toolName, e.attempt, e.delayMs, e.error.message, e.error.info.code])).toEqual([
+      ['c1', 'fetch_status', 1, 100, 'connection reset (attempt 1)', 'ECONNRESET'],
+      ['c1', 'fetch_status', 2, 200, 'connection reset (attempt 2)', 'ECONNRESET'],
+    ])
+    expect(clock.pending).toBe(0)
+  })
+
+  test('a success at the first attempt carries no retry annotation', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    const { tool } = flaky(() => clock, { failures: 0 })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('ok after 1')
+    expect(r!.meta).toEqual({ toolName: 'fetch_status' })
+  })
+
+  test('a tool not declared safe to repeat runs once', async () => {
+    const { h, clock, retries } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    const { tool, starts } = flaky(() => clock, { failures: 1, idempotent: false })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('Error: connection reset (attempt 1)')
+    expect(code(r)).toBe('ECONNRESET')
+    expect(starts).toEqual([0])
+    expect(retries).toEqual([])
+  })
+
+  test('MCP readOnlyHint / idempotentHint annotations on a definition make it repeatable', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    let attempts = 0
+    const base = defineRawTool({
+      name: 'mcp_read',
+      description: 'An MCP tool.',
+      inputSchema: { type: 'object' },
+      execute: () => {
+        attempts++
+        if (attempts === 1) throw Object.assign(new Error('503 from the server'), { status: 503 })
+        return 'read'
+      },
+    })
+    const withAnnotations: AnyToolDefinition = Object.assign({ ...base }, { annotations: { readOnlyHint: true } })
+    h.ctx.tools.register(withAnnotations)
+    const [r] = await clock.settle(h.execute([call('mcp_read', {}, 'c1')]))
+    expect(text(r)).toBe('read')
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 2, delaysMs: [100], errors: ['TOOL_FAILED'] })
+  })
+
+  test('a non-transient failure is not retried; a custom predicate decides otherwise', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    const plain = flaky(() => clock, { failures: 1, name: 'plain', makeError: () => new Error('file not found') })
+    h.ctx.tools.register(plain.tool)
+    const [r] = await clock.settle(h.execute([call('plain', {}, 'c1')]))
+    expect(text(r)).toBe('Error: file not found')
+    expect(plain.starts).toEqual([0])
+
+    const scoped = h.agent('a1')
+    await scoped.ctx.plugin(RetryPolicy, { ...DETERMINISTIC, retryable: ({ error }) => (error as Error).message.includes('locked') })
+    const locked = flaky(() => clock, { failures: 1, name: 'locked', makeError: () => new Error('database is locked') })
+    h.ctx.tools.register(locked.tool)
+    const [s] = await clock.settle(h.execute([call('locked', {}, 'c2')], { agent: scoped.agent }))
+    expect(text(s)).toBe('ok after 2')
+  })
+
+  test('never retried whatever the predicate says: INVALID_ARGS, denial codes, a body’s own AbortError', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: { ...DETERMINISTIC, retryable: () => true } }])
+    const errors: Record<string, unknown> = {
+      args: new ToolError('INVALID_ARGS', 'bad input'),
+      denied: new ToolError('TOOL_DENIED', 'not allowed'),
+      abort: Object.assign(new Error('stream closed'), { name: 'AbortError' }),
+    }
+    const tools = Object.entries(errors).map(([name, error]) => flaky(() => clock, { failures: 5, name, makeError: () => error }))
+    for (const t of tools) h.ctx.tools.register(t.tool)
+    const results = await clock.settle(h.execute(Object.keys(errors).map((name) => call(name, {}, name))))
+    expect(results.map(code)).toEqual(['INVALID_ARGS', 'TOOL_DENIED', 'ABORTED'])
+    expect(tools.map((t) => t.starts.length)).toEqual([1, 1, 1])
+  })
+
+  test('attempts used up: the last failure is the result, all attempts in meta', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: { ...DETERMINISTIC, maxAttempts: 4, maxDelayMs: 250 } }])
+    const { tool, starts } = flaky(() => clock, { failures: 10 })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('Error: connection reset (attempt 4)')
+    expect(starts).toEqual([0, 100, 300, 550])
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 4, delaysMs: [100, 200, 250], errors: ['ECONNRESET', 'ECONNRESET', 'ECONNRESET', 'ECONNRESET'] })
+  })
+})
+
+describe('the caller’s signal', () => {
+  test('an abort during a wait ends it at once: ABORTED, no further attempt, no timer or listener left', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    const { tool, starts } = flaky(() => clock, { failures: 5 })
+    h.ctx.tools.register(tool)
+    const controller = new AbortController()
+    const pending = h.execute([call('fetch_status', {}, 'c1')], { signal: controller.signal })
+    await clock.advance(150) // attempt 2 at t=100 failed; waiting 200 ms
+    expect(starts).toEqual([0, 100])
+    controller.abort()
+    const [r] = await clock.settle(pending)
+    expect(code(r)).toBe('ABORTED')
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 2, delaysMs: [100, 200], errors: ['ECONNRESET', 'ECONNRESET'] })
+    expect(starts).toEqual([0, 100])
+    expect(clock.pending).toBe(0)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+  })
+})
+
+describe('order with the timeout policy', () => {
+  test('retry loaded first: the deadline is per attempt, and a timed-out attempt is retried', async () => {
+    const { h, clock } = await boot([
+      { plugin: RetryPolicy, config: DETERMINISTIC },
+      { plugin: TimeoutPolicy, config: {} },
+    ])
+    const { tool, starts } = flaky(() => clock, { failures: 0, timeoutMs: 1_000, hangFirst: true })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('ok after 2')
+    expect(starts).toEqual([0, 1_100])
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 2, delaysMs: [100], errors: ['TOOL_TIMEOUT'] })
+  })
+
+  test('timeout loaded first: one budget for all attempts and waits — it ends a wait as TOOL_TIMEOUT', async () => {
+    const { h, clock } = await boot([
+      { plugin: TimeoutPolicy, config: {} },
+      { plugin: RetryPolicy, config: DETERMINISTIC },
+    ])
+    const { tool, starts } = flaky(() => clock, { failures: 5, timeoutMs: 250 })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('Error: tool call timed out after 250ms')
+    expect(code(r)).toBe('TOOL_TIMEOUT')
+    expect(starts).toEqual([0, 100])
+    expect(clock.now).toBe(250)
+    expect(clock.pending).toBe(0)
+  })
+})
+
+describe('backoff and config', () => {
+  test('full and equal jitter use the random source; delays are capped', () => {
+    const base = { initialDelayMs: 100, multiplier: 3, maxDelayMs: 500 }
+    const full = resolveRetryPolicyConfig({ ...base, random: () => 0.5 })
+    const equal = resolveRetryPolicyConfig({ ...base, jitter: 'equal', random: () => 0 })
+    const none = resolveRetryPolicyConfig({ ...base, jitter: 'none' })
+    expect([1, 2, 3, 4].map((n) => backoffDelay(full, n))).toEqual([50, 150, 250, 250])
+    expect([1, 2, 3, 4].map((n) => backoffDelay(equal, n))).toEqual([50, 150, 250, 250])
+    expect([1, 2, 3, 4].map((n) => backoffDelay(none, n))).toEqual([100, 300, 500, 500])
+  })
+
+  test('bad fields are RetryPolicyConfigErrors naming the field, also at plugin start', async () => {
+    expect(() => resolveRetryPolicyConfig({ maxAttempts: 0 })).toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got 0')
+    expect(() => resolveRetryPolicyConfig({ jitter: 'some' as never })).toThrow('retry policy config: /jitter must be "full", "equal" or "none", got "some"')
+    expect(() => resolveRetryPolicyConfig({ initialDelayMs: 500, maxDelayMs: 100 })).toThrow('retry policy config: /maxDelayMs must be at least initialDelayMs (500), got 100')
+    expect(() => resolveRetryPolicyConfig({ multiplier: 0.5 })).toThrow('retry policy config: /multiplier must be a number from 1 to 1000, got 0.5')
+    expect(() => resolveRetryPolicyConfig({ retryable: 'yes' as never })).toThrow('retry policy config: /retryable must be a function, got string')
+    h = await createHarness()
+    await expect(h.ctx.plugin(RetryPolicy, { maxAttempts: 1.5 })).rejects.toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got 1.5')
+  })
+})

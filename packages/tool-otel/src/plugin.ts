@@ -1,0 +1,70 @@
+/**
+ * The cordis plugin: traces the tool calls of the scope it is loaded on.
+ */
+import type { Context } from 'cordis'
+import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
+import '@deepseek-ai/dsh-tools'
+import { ToolSpans } from './tracing'
+
+/** The plugin's name, also the default tracer's instrumentation scope name. */
+export const TOOL_TRACING_NAME = '@deepseek-ai/dsh-tool-otel'
+/** The instrumentation scope version reported with the default tracer. */
+export const TOOL_TRACING_VERSION = '0.1.0'
+
+/** `ctx.plugin(ToolTracing, config)`. Every field is optional. */
+export interface ToolTracingConfig {
+  /** The tracer to use. Default: `tracerProvider`'s, else the global provider's (`trace.getTracer`). */
+  readonly tracer?: Tracer
+  /** A provider to take the tracer from (when `tracer` is absent). Default: the global one. */
+  readonly tracerProvider?: TracerProvider
+  /**
+   * Record `gen_ai.tool.call.arguments` (as emitted) and `gen_ai.tool.call.result` (the
+   * canonical value of a success) on call spans. Off by default: they may hold user data.
+   */
+  readonly captureContent?: boolean
+  /** Captured strings longer than this are cut (characters). Default 8,192. */
+  readonly maxCaptureChars?: number
+}
+
+/**
+ * Thrown at plugin start for a bad config field.
+ */
+export class ToolTracingConfigError extends RangeError {
+  override readonly name = 'ToolTracingConfigError'
+}
+
+/**
+ * The tracing plugin. Load it on the context of the scope to trace (the deployment for every
+ * call): it observes `tools/batch-start`/`tools/batch-end` (batch spans), `tools/pre-execute`
+ * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
+ * `tools/result` (closes call spans). Requires the `tools` service.
+ *
+ * @throws ToolTracingConfigError at start for a non-boolean `captureContent` or a
+ *   `maxCaptureChars` that is not a positive integer.
+ *
+ * @example
+ * await ctx.plugin(ToolTracing, { tracerProvider: provider, captureContent: false })
+ */
+export const ToolTracing: {
+  readonly name: typeof TOOL_TRACING_NAME
+  readonly inject: ['tools']
+  apply(ctx: Context, config?: ToolTracingConfig): void
+} = Object.freeze({
+  name: TOOL_TRACING_NAME,
+  inject: ['tools'] as ['tools'],
+  apply(ctx: Context, config: ToolTracingConfig = {}): void {
+    const captureContent = config.captureContent ?? false
+    if (typeof captureContent !== 'boolean') throw new ToolTracingConfigError(`tool tracing config: /captureContent must be a boolean, got ${typeof captureContent}`)
+    const maxCaptureChars = config.maxCaptureChars ?? 8_192
+    if (!Number.isInteger(maxCaptureChars) || maxCaptureChars < 1) throw new ToolTracingConfigError(`tool tracing config: /maxCaptureChars must be a positive integer, got ${String(maxCaptureChars)}`)
+    const tracer = config.tracer ?? (config.tracerProvider ?? trace.getTracerProvider()).getTracer(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)
+    const spans = new ToolSpans({ tracer, captureContent, maxCaptureChars })
+    ctx.on('tools/batch-start', (event) => spans.batchStart(event))
+    ctx.on('tools/batch-end', (event, results) => spans.batchEnd(event, results))
+    ctx.on('tools/pre-execute', (exec, next) => spans.preExecute(exec, next))
+    ctx.on('tools/progress', (event) => spans.progress(event))
+    ctx.on('tools/result', (result, event) => spans.result(result, event))
+  },
+})
+
+export default ToolTracing

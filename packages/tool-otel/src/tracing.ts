@@ -1,0 +1,122 @@
+/**
+ * The span bookkeeping behind the plugin: a batch span per `ctx.tools.execute()` call, a call
+ * span per call (child of its batch span, or of its `run_code` call span for a PTC sub-call).
+ */
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import type { JsonValue, PolicyDecision, RawToolCall, ToolBatchEvent, ToolExecution, ToolProgressEvent, ToolResult, ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import * as A from './attributes'
+
+/** Options of {@link ToolSpans}. */
+export interface ToolSpansOptions {
+  readonly tracer: Tracer
+  /** Record arguments and successful values on call spans. Default false. */
+  readonly captureContent: boolean
+  /** Captured strings longer than this many characters are cut. */
+  readonly maxCaptureChars: number
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} more chars]`
+}
+
+function json(value: string | JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** Listener implementations; one instance per plugin. */
+export class ToolSpans {
+  readonly #batches = new Map<string, Context>()
+  readonly #batchSpans = new Map<string, Span>()
+  /** Open call spans by the execution's token (shared by an execution and its views). */
+  readonly #calls = new Map<symbol, Span>()
+
+  constructor(private readonly options: ToolSpansOptions) {}
+
+  /** `tools/batch-start`: opens the batch span under the active context. */
+  batchStart(event: ToolBatchEvent): void {
+    const attributes: Attributes = {
+      [A.ATTR_DSH_BATCH_ID]: event.batchId,
+      [A.ATTR_DSH_BATCH_SIZE]: event.calls.length,
+      [A.ATTR_DSH_EXECUTOR]: event.executor,
+      [A.ATTR_DSH_SCOPE_ID]: event.scope.id,
+    }
+    if (event.agent !== undefined) attributes[A.ATTR_GEN_AI_AGENT_ID] = event.agent.id
+    const active = context.active()
+    const span = this.options.tracer.startSpan(A.BATCH_SPAN_NAME, { kind: SpanKind.INTERNAL, attributes }, active)
+    this.#batchSpans.set(event.batchId, span)
+    this.#batches.set(event.batchId, trace.setSpan(active, span))
+  }
+
+  /** `tools/batch-end`: closes the batch span with the count of failed results. */
+  batchEnd(event: ToolBatchEvent, results: readonly ToolResult[]): void {
+    const span = this.#batchSpans.get(event.batchId)
+    if (span === undefined) return
+    this.#batchSpans.delete(event.batchId)
+    this.#batches.delete(event.batchId)
+    let errors = 0
+    for (const r of results) if (r.isError) errors++
+    span.setAttribute(A.ATTR_DSH_BATCH_ERRORS, errors)
+    span.end()
+  }
+
+  #parent(batchId: string | undefined, parent: ToolExecution | undefined): Context {
+    if (parent !== undefined) {
+      const span = this.#calls.get(parent.token)
+      if (span !== undefined) return trace.setSpan(context.active(), span)
+    }
+    return (batchId === undefined ? undefined : this.#batches.get(batchId)) ?? context.active()
+  }
+
+  #open(call: RawToolCall, description: string | undefined, batchId: string | undefined, parent: ToolExecution | undefined, agentId: string | undefined): Span {
+    const attributes: Attributes = {
+      [A.ATTR_GEN_AI_OPERATION_NAME]: A.OPERATION_EXECUTE_TOOL,
+      [A.ATTR_GEN_AI_TOOL_NAME]: call.name,
+      [A.ATTR_GEN_AI_TOOL_CALL_ID]: call.callId,
+      [A.ATTR_GEN_AI_TOOL_TYPE]: 'function',
+    }
+    if (description !== undefined) attributes[A.ATTR_GEN_AI_TOOL_DESCRIPTION] = description
+    if (batchId !== undefined) attributes[A.ATTR_DSH_BATCH_ID] = batchId
+    if (parent !== undefined) attributes[A.ATTR_DSH_PARENT_CALL_ID] = parent.callId
+    if (agentId !== undefined) attributes[A.ATTR_GEN_AI_AGENT_ID] = agentId
+    if (this.options.captureContent) attributes[A.ATTR_GEN_AI_TOOL_CALL_ARGUMENTS] = cut(json(call.arguments), this.options.maxCaptureChars)
+    return this.options.tracer.startSpan(`${A.OPERATION_EXECUTE_TOOL} ${call.name}`, { kind: SpanKind.INTERNAL, attributes }, this.#parent(batchId, parent))
+  }
+
+  /** `tools/pre-execute` (first stage after prepare): opens the call span, then defers. */
+  preExecute(exec: ToolExecution, next: () => Promise<PolicyDecision>): Promise<PolicyDecision> {
+    if (!this.#calls.has(exec.token)) {
+      const call: RawToolCall = { callId: exec.callId, name: exec.name, arguments: exec.rawArguments }
+      this.#calls.set(exec.token, this.#open(call, exec.definition.description, exec.batchId, exec.parent, exec.agent?.id))
+    }
+    return next()
+  }
+
+  /** `tools/progress`: a span event on the call span. */
+  progress(event: ToolProgressEvent): void {
+    const span = this.#calls.get(event.exec.token)
+    if (span === undefined) return
+    const attributes: Attributes = { progress: event.progress }
+    if (event.total !== undefined) attributes.total = event.total
+    if (event.message !== undefined) attributes.message = event.message
+    span.addEvent(A.PROGRESS_EVENT_NAME, attributes)
+  }
+
+  /**
+   * `tools/result`: closes the call span (opening it first for a call that failed before
+   * policy: unknown tool, invalid arguments). A failure sets `error.type` to its code and the
+   * span status to ERROR with the message; a success leaves the status unset.
+   */
+  result(result: ToolResult, event: ToolResultEvent): void {
+    const exec = event.exec
+    let span = exec === undefined ? undefined : this.#calls.get(exec.token)
+    if (span === undefined) span = this.#open(event.call, exec?.definition.description, event.batchId, event.parent, exec?.agent?.id)
+    else this.#calls.delete(exec!.token)
+    if (result.isError) {
+      span.setAttribute(A.ATTR_ERROR_TYPE, result.error.info?.code ?? 'TOOL_FAILED')
+      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
+    } else if (this.options.captureContent) {
+      span.setAttribute(A.ATTR_GEN_AI_TOOL_CALL_RESULT, cut(json(result.value), this.options.maxCaptureChars))
+    }
+    span.end()
+  }
+}

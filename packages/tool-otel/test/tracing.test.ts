@@ -1,0 +1,194 @@
+/**
+ * The span tree, recorded by the OpenTelemetry SDK's in-memory exporter, for a mixed native
+ * batch (ok, denied, timed out, the body's own abort, unknown tool), a caller-aborted batch, and
+ * a PTC batch whose run_code span holds its sub-call spans.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base'
+import { SpanStatusCode } from '@opentelemetry/api'
+import { defineTool } from '@deepseek-ai/dsh-tools'
+import { createPtcExecutor, RUN_CODE } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
+import { call, createHarness, echoTool, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { ToolTracing, type ToolTracingConfig } from '@deepseek-ai/dsh-tool-otel'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.dispose()
+  h = undefined
+})
+
+function tracing(config: Omit<ToolTracingConfig, 'tracerProvider'> = {}) {
+  const exporter = new InMemorySpanExporter()
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+  return { exporter, plugin: { plugin: ToolTracing, config: { ...config, tracerProvider: provider } } }
+}
+
+/** `name [error.type]` lines, children indented under their parent, in start order. */
+function tree(spans: readonly ReadableSpan[]): string[] {
+  const byParent = new Map<string | undefined, ReadableSpan[]>()
+  const ids = new Set(spans.map((s) => s.spanContext().spanId))
+  for (const s of spans) {
+    const parent = s.parentSpanContext?.spanId
+    const key = parent !== undefined && ids.has(parent) ? parent : undefined
+    byParent.set(key, [...(byParent.get(key) ?? []), s])
+  }
+  const lines: string[] = []
+  const walk = (parent: string | undefined, depth: number): void => {
+    const children = [...(byParent.get(parent) ?? [])].sort((a, b) => String(a.attributes['gen_ai.tool.call.id'] ?? '').localeCompare(String(b.attributes['gen_ai.tool.call.id'] ?? '')))
+    for (const s of children) {
+      const error = s.attributes['error.type']
+      lines.push(`${'  '.repeat(depth)}${s.name}${s.attributes['gen_ai.tool.call.id'] === undefined ? '' : ` (${String(s.attributes['gen_ai.tool.call.id'])})`}${error === undefined ? '' : ` [${String(error)}]`}`)
+      walk(s.spanContext().spanId, depth + 1)
+    }
+  }
+  walk(undefined, 0)
+  return lines
+}
+
+const hang = defineTool({
+  name: 'hang',
+  description: 'Waits until cancelled.',
+  parameters: {},
+  output: { schema: { type: 'null' }, render: () => [] },
+  timeoutMs: 20,
+  isConcurrencySafe: () => true,
+  execute: (_args, exec) => new Promise<null>((_resolve, reject) => exec.signal.addEventListener('abort', () => reject(exec.signal.reason), { once: true })),
+})
+const streamClosed = defineTool({
+  name: 'stream',
+  description: 'Its own stream is closed.',
+  parameters: {},
+  output: { schema: { type: 'null' }, render: () => [] },
+  execute: () => {
+    throw Object.assign(new Error('the stream was closed'), { name: 'AbortError' })
+  },
+})
+
+describe('a mixed native batch', () => {
+  test('one batch span; a call span per call with GenAI attributes; error.type = the result code', async () => {
+    const { exporter, plugin } = tracing()
+    h = await createHarness({ plugins: [{ plugin: TimeoutPolicy, config: {} }, plugin] })
+    h.ctx.tools.register(echoTool())
+    h.ctx.tools.register(hang)
+    h.ctx.tools.register(streamClosed)
+    h.ctx.tools.register(echoTool({ name: 'rm' }))
+    h.ctx.tools.guard((exec) => (exec.name === 'rm' ? 'not here' : undefined))
+    const { agent } = h.agentWithLog('agent-1')
+    const results = await h.execute(
+      [call('echo', { text: 'hi' }, 'c1'), call('rm', { text: 'x' }, 'c2'), call('hang', {}, 'c3'), call('stream', {}, 'c4'), call('nope', {}, 'c5'), call('echo', '{"text":', 'c6')],
+      { agent },
+    )
+    expect(results.map((r) => (r.isError ? r.error.info?.code : 'ok'))).toEqual(['ok', 'TOOL_DENIED', 'TOOL_TIMEOUT', 'ABORTED', 'UNKNOWN_TOOL', 'INVALID_ARGS'])
+    const spans = exporter.getFinishedSpans()
+    expect(tree(spans)).toEqual([
+      'execute_tools',
+      '  execute_tool echo (c1)',
+      '  execute_tool rm (c2) [TOOL_DENIED]',
+      '  execute_tool hang (c3) [TOOL_TIMEOUT]',
+      '  execute_tool stream (c4) [ABORTED]',
+      '  execute_tool nope (c5) [UNKNOWN_TOOL]',
+      '  execute_tool echo (c6) [INVALID_ARGS]',
+    ])
+    const batch = spans.find((s) => s.name === 'execute_tools')!
+    expect(batch.attributes).toEqual({ 'dsh.tools.batch.id': expect.stringMatching(/^batch-\d+$/), 'dsh.tools.batch.size': 6, 'dsh.tools.executor': 'native', 'dsh.scope.id': 'agent-1', 'gen_ai.agent.id': 'agent-1', 'dsh.tools.batch.errors': 5 })
+    const ok = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c1')!
+    expect(ok.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'echo',
+      'gen_ai.tool.call.id': 'c1',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.tool.description': 'Echo the arguments back.',
+      'gen_ai.agent.id': 'agent-1',
+      'dsh.tools.batch.id': batch.attributes['dsh.tools.batch.id'],
+    })
+    expect(ok.status.code).toBe(SpanStatusCode.UNSET)
+    const timedOut = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c3')!
+    expect(timedOut.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tool call timed out after 20ms' })
+    // Content capture is off by default.
+    expect(spans.some((s) => 'gen_ai.tool.call.arguments' in s.attributes || 'gen_ai.tool.call.result' in s.attributes)).toBe(false)
+  })
+
+  test('a caller abort: the running call’s span is ABORTED, the unstarted one ABORTED_BEFORE_DISPATCH', async () => {
+    const { exporter, plugin } = tracing()
+    h = await createHarness({ plugins: [plugin], native: { maxParallelCalls: 1 } })
+    const gate = new Gate()
+    h.ctx.tools.register(gatedTool(gate))
+    const controller = new AbortController()
+    const pending = h.execute([call('gated', { id: 'a' }, 'c1'), call('gated', { id: 'b' }, 'c2')], { signal: controller.signal })
+    await gate.started(1)
+    controller.abort()
+    await pending
+    expect(tree(exporter.getFinishedSpans())).toEqual(['execute_tools', '  execute_tool gated (c1) [ABORTED]', '  execute_tool gated (c2) [ABORTED_BEFORE_DISPATCH]'])
+  })
+
+  test('captureContent records arguments and values, cut at maxCaptureChars', async () => {
+    const { exporter, plugin } = tracing({ captureContent: true, maxCaptureChars: 12 })
+    h = await createHarness({ plugins: [plugin] })
+    h.ctx.tools.register(echoTool())
+    await h.execute([call('echo', { text: 'hello' }, 'c1')])
+    const span = exporter.getFinishedSpans().find((s) => s.attributes['gen_ai.tool.call.id'] === 'c1')!
+    expect(span.attributes['gen_ai.tool.call.arguments']).toBe('{"text":"hel…[4 more chars]')
+    expect(span.attributes['gen_ai.tool.call.result']).toBe('{"text":"hel…[4 more chars]')
+  })
+
+  test('progress becomes span events on the call span', async () => {
+    const { exporter, plugin } = tracing()
+    h = await createHarness({ plugins: [plugin], registry: { progressIntervalMs: 0 } })
+    h.ctx.tools.register(
+      defineTool({
+        name: 'work',
+        description: 'Works in steps.',
+        parameters: {},
+        output: { schema: { type: 'null' }, render: () => [] },
+        execute(_args, exec) {
+          exec.reportProgress({ progress: 1, total: 2, message: 'half' })
+          exec.reportProgress({ progress: 2, total: 2 })
+          return null
+        },
+      }),
+    )
+    await h.execute([call('work', {}, 'c1')])
+    const span = exporter.getFinishedSpans().find((s) => s.attributes['gen_ai.tool.call.id'] === 'c1')!
+    expect(span.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['dsh.tool.progress', { progress: 1, total: 2, message: 'half' }],
+      ['dsh.tool.progress', { progress: 2, total: 2 }],
+    ])
+  })
+
+  test('bad config fails plugin start', async () => {
+    h = await createHarness()
+    await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: 0 })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got 0')
+  })
+})
+
+describe('PTC', () => {
+  test('sub-call spans (ok, denied, timed out, invalid arguments) nest under their run_code span', async () => {
+    const { exporter, plugin } = tracing()
+    h = await createHarness({ executor: createPtcExecutor({ limits: { wallMs: 5_000, computeMs: 2_000 } }), plugins: [{ plugin: TimeoutPolicy, config: {} }, plugin] })
+    h.ctx.tools.register(echoTool())
+    h.ctx.tools.register(echoTool({ name: 'rm' }))
+    h.ctx.tools.register(hang)
+    h.ctx.tools.guard((exec) => (exec.name === 'rm' ? 'not here' : undefined))
+    const code = [
+      'const out = [await tools.echo({ text: "a" })]',
+      'for (const f of [() => tools.rm({ text: "x" }), () => tools.hang({}), () => tools.echo({ text: 5 })]) {',
+      '  try { await f() } catch (e) { out.push(String(e.message)) }',
+      '}',
+      'return out.length',
+    ].join('\n')
+    const [r] = await h.execute([{ callId: 'run1', name: RUN_CODE, arguments: JSON.stringify({ code, description: 'mixed' }) }])
+    expect(r!.content).toEqual([{ type: 'text', text: '4' }])
+    const spans = exporter.getFinishedSpans()
+    expect(tree(spans)).toEqual([
+      'execute_tools',
+      '  execute_tool run_code (run1)',
+      '    execute_tool echo (run1:code:1)',
+      '    execute_tool rm (run1:code:2) [TOOL_DENIED]',
+      '    execute_tool hang (run1:code:3) [TOOL_TIMEOUT]',
+      '    execute_tool echo (run1:code:4) [INVALID_ARGS]',
+    ])
+    expect(spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'run1:code:4')!.attributes['dsh.tool.call.parent_id']).toBe('run1')
+    expect(spans.find((s) => s.name === 'execute_tools')!.attributes['dsh.tools.executor']).toBe('ptc')
+  })
+})

@@ -1,0 +1,285 @@
+/**
+ * Standard Schema input for `defineTool`: `parameters` (and optionally `output.schema`) may be
+ * any Standard Schema (https://standardschema.dev) object — zod 4, valibot, ArkType, … The core
+ * depends on no schema library: only the types of `@standard-schema/spec` are used.
+ *
+ * - **Model-facing JSON Schema** comes from the library's own converter, looked up in this
+ *   order: the tool's `toJsonSchema` option (e.g. `z.toJSONSchema`, or `toJsonSchema` of
+ *   `@valibot/to-json-schema`); the schema's own `toJsonSchema()` method (ArkType); the Standard
+ *   JSON Schema interface `schema['~standard'].jsonSchema` (zod ≥ 4.2, ArkType, valibot wrapped
+ *   in `toStandardJsonSchema`). Target draft-07; the top-level `$schema` key is dropped. A schema
+ *   the library cannot express (a `Date`, a `bigint`, a transform on output…) is a
+ *   {@link ToolDefinitionError} at `defineTool`, naming the tool, the pointer and the library's
+ *   reason.
+ * - **Arguments** are validated by the library itself at the prepare stage (before policy):
+ *   its issues become the usual `INVALID_ARGS` result, `Invalid arguments for tool "x": /a/0:
+ *   <library message>; …` (every issue, JSON pointers). The body receives the library's output
+ *   value (defaults and transforms applied); policies, logs and `render` see the arguments as
+ *   the model sent them. A schema whose validation is asynchronous (an async refinement) is
+ *   validated just before the body instead, with the same `INVALID_ARGS` shape.
+ * - **Output**: a Standard Schema `output.schema` validates the body's value with the library
+ *   (`INVALID_TOOL_OUTPUT` on issues); its JSON Schema (the library's `output` side) is what PTC
+ *   SDK types and the registry's own output check use.
+ */
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec'
+import type {
+  ContentBlock,
+  FinalizeInput,
+  JsonObject,
+  JsonValue,
+  PresentableResult,
+  ToolCallPresentation,
+  ToolDefinition,
+  ToolExecution,
+  ToolResultPresentation,
+} from './contracts'
+import { describeThrown, messages, ToolError } from './errors'
+import { deepFreeze, escapePointer, snapshotJson } from './json'
+import { softPresentCall, softPresentResult } from './presentation'
+import { projectSchema, ToolDefinitionError, type InferValue, type SchemaSpec } from './schema'
+
+/** Any Standard Schema (the `~standard` property with `validate`). */
+export type AnyStandardSchema = StandardSchemaV1<unknown, unknown>
+
+/** The JSON Schema dialect requested from converters (widest provider support). */
+export const STANDARD_JSON_SCHEMA_TARGET = 'draft-07'
+
+/** The value type a tool declares with `output.schema`: a Standard Schema's output, or the DSL's. */
+export type StandardOutputValue<O> = O extends AnyStandardSchema
+  ? StandardSchemaV1.InferOutput<O> extends JsonValue
+    ? StandardSchemaV1.InferOutput<O>
+    : JsonValue
+  : O extends SchemaSpec
+    ? InferValue<O>
+    : JsonValue
+
+/** The arguments as the model sent them (what policies, `render` and presentation see). */
+export type StandardArgs<S extends AnyStandardSchema> = StandardSchemaV1.InferInput<S>
+
+/** The output declaration of a Standard Schema tool. */
+export interface StandardToolOutput<A, O> {
+  /** A Standard Schema or a DSL spec of the canonical value. */
+  readonly schema: O
+  /** Pure: the model-facing content of a successful value. */
+  render(args: A, value: StandardOutputValue<O>): readonly ContentBlock[]
+  /** Pure: non-model presentation metadata recorded with the result. */
+  presentationMeta?(args: A, value: StandardOutputValue<O>): JsonValue | undefined
+}
+
+/**
+ * What `defineTool` accepts when `parameters` is a Standard Schema. Members mean what they mean
+ * for the DSL form; `execute` receives the library's parsed output (`InferOutput`), every other
+ * callback the arguments as sent (`InferInput`).
+ */
+export interface DefineStandardToolInput<S extends AnyStandardSchema, O> {
+  readonly name: string
+  readonly description: string
+  /** A Standard Schema of the arguments object (zod 4, valibot, ArkType, …). */
+  readonly parameters: S
+  readonly output: StandardToolOutput<StandardArgs<S>, O>
+  /**
+   * Converts this tool's Standard Schemas to JSON Schema when they carry no converter of their
+   * own, e.g. `toJsonSchema` from `@valibot/to-json-schema` or zod's `z.toJSONSchema`. Called with
+   * the schema only. Must throw for what it cannot express.
+   */
+  toJsonSchema?(schema: S | Extract<O, AnyStandardSchema>): object
+  /** Returns only the declared JSON value; must observe `exec.signal`. */
+  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): StandardOutputValue<O> | Promise<StandardOutputValue<O>>
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: StandardArgs<S>): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
+  /** Pure UI descriptor of a pending call; receives arguments soft-validated against the converted JSON Schema (else not called). */
+  presentCall?(args: StandardArgs<S>): ToolCallPresentation | undefined
+  presentResult?(args: StandardArgs<S>, result: PresentableResult): ToolResultPresentation | undefined
+  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
+  projectContent?(args: StandardArgs<S>, value: StandardOutputValue<O>, exec: ToolExecution): readonly ContentBlock[] | undefined
+  readonly deferLoading?: boolean
+}
+
+/** The definition a Standard Schema tool becomes. */
+export type StandardToolDefinition<S extends AnyStandardSchema, O> = ToolDefinition<StandardArgs<S>, StandardOutputValue<O>>
+
+/** Whether `value` implements Standard Schema v1 (`~standard.version === 1` with a `validate` function). */
+export function isStandardSchema(value: unknown): value is AnyStandardSchema {
+  if ((typeof value !== 'object' && typeof value !== 'function') || value === null) return false
+  const props = (value as { '~standard'?: unknown })['~standard']
+  return typeof props === 'object' && props !== null && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === 'function'
+}
+
+function vendorOf(schema: AnyStandardSchema): string {
+  const vendor = schema['~standard'].vendor
+  return typeof vendor === 'string' && vendor !== '' ? vendor : 'Standard Schema'
+}
+
+/** A converter's message, on one line (ArkType throws a multi-line object dump with a `code`). */
+function converterProblem(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  const message = describeThrown(error).replace(/\s+/g, ' ').trim()
+  return typeof code === 'string' && message.startsWith('{') ? `unsupported ${code}` : message
+}
+
+/**
+ * The JSON Schema of one side of a Standard Schema, from the converter lookup described in the
+ * file header. Returns a detached, deep-frozen JSON object without `$schema`.
+ *
+ * @throws ToolDefinitionError (`INVALID_TOOL_DEFINITION`) at `pointer` when no converter is
+ *   found, the converter throws, or it returns something that is not a JSON object.
+ */
+export function standardJsonSchema(
+  tool: string,
+  pointer: string,
+  schema: AnyStandardSchema,
+  io: 'input' | 'output',
+  convert?: (schema: never) => object,
+): JsonObject {
+  const vendor = vendorOf(schema)
+  const own = (schema as { toJsonSchema?: unknown }).toJsonSchema
+  const standard = (schema['~standard'] as Partial<StandardJSONSchemaV1.Props>).jsonSchema
+  let raw: unknown
+  try {
+    if (convert !== undefined) raw = convert(schema as never)
+    else if (typeof own === 'function' && io === 'input') raw = (own as (options: object) => unknown).call(schema, { target: STANDARD_JSON_SCHEMA_TARGET })
+    else if (standard !== undefined && typeof standard[io] === 'function') raw = standard[io]({ target: STANDARD_JSON_SCHEMA_TARGET })
+    else {
+      throw new ToolDefinitionError(
+        tool,
+        pointer,
+        `the ${vendor} schema has no JSON Schema converter: pass toJsonSchema (e.g. toJsonSchema of @valibot/to-json-schema) or wrap the schema with the library's Standard JSON Schema adapter`,
+      )
+    }
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) throw error
+    throw new ToolDefinitionError(tool, pointer, `the ${vendor} schema cannot be expressed as JSON Schema: ${converterProblem(error)}`)
+  }
+  const snap = snapshotJson(raw)
+  if (!snap.ok || snap.value === null || typeof snap.value !== 'object' || Array.isArray(snap.value)) {
+    throw new ToolDefinitionError(tool, pointer, `the ${vendor} JSON Schema converter returned ${snap.ok ? 'a non-object' : 'a value that is not JSON'}`)
+  }
+  const json = { ...(snap.value as JsonObject) }
+  delete json.$schema
+  return deepFreeze(json)
+}
+
+/** `/a/0` for a Standard Schema issue path (segments may be keys or `{ key }`). */
+function pointerOf(path: StandardSchemaV1.Issue['path']): { pointer: string; dotted: string } {
+  if (path === undefined || path.length === 0) return { pointer: '', dotted: '' }
+  let pointer = ''
+  let dotted = ''
+  for (const segment of path) {
+    const key = typeof segment === 'object' && segment !== null ? segment.key : segment
+    const text = typeof key === 'symbol' ? key.toString() : String(key)
+    pointer += `/${escapePointer(text)}`
+    dotted += typeof key === 'number' ? `[${text}]` : dotted === '' ? text : `.${text}`
+  }
+  return { pointer, dotted }
+}
+
+/**
+ * Formats a library's issues like the registry's own: `pointer: message` joined by `; `, the
+ * root as `(root)`. A message that already starts with the path (ArkType: `a.b[1] must be…`)
+ * loses that prefix.
+ */
+export function formatStandardIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+  return issues
+    .map((issue) => {
+      const { pointer, dotted } = pointerOf(issue.path)
+      const message = dotted !== '' && issue.message.startsWith(`${dotted} `) ? issue.message.slice(dotted.length + 1) : issue.message
+      return `${pointer === '' ? '(root)' : pointer}: ${message}`
+    })
+    .join('; ')
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
+
+/**
+ * Builds the definition for a Standard Schema tool (what `defineTool` does when `parameters` is
+ * one). See the file header for conversion and validation.
+ *
+ * @throws ToolDefinitionError naming the tool and pointer (`/parameters`, `/output/schema`,
+ *   `/execute`, `/output/render`) for a missing function, an unconvertible schema, or
+ *   parameters that do not describe an object.
+ */
+export function defineStandardTool<S extends AnyStandardSchema, O>(input: DefineStandardToolInput<S, O>): StandardToolDefinition<S, O> {
+  type Args = StandardArgs<S>
+  type Value = StandardOutputValue<O>
+  const name = String(input.name)
+  if (typeof input.output !== 'object' || input.output === null) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
+  for (const [pointer, fn] of [['/execute', input.execute], ['/output/render', input.output.render]] as const) {
+    if (typeof fn !== 'function') throw new ToolDefinitionError(name, pointer, `must be a function (got ${typeof fn})`)
+  }
+  const convert = input.toJsonSchema?.bind(input) as ((schema: never) => object) | undefined
+  const schema = input.parameters
+  const parameters = standardJsonSchema(name, '/parameters', schema, 'input', convert)
+  if (parameters.type !== 'object') {
+    throw new ToolDefinitionError(name, '/parameters', `must describe an object (the ${vendorOf(schema)} schema converts to type ${JSON.stringify(parameters.type ?? null)})`)
+  }
+  const outputSpec = input.output.schema
+  const outputSchema = isStandardSchema(outputSpec)
+    ? standardJsonSchema(name, '/output/schema', outputSpec, 'output', convert)
+    : deepFreeze(projectSchema(outputSpec as SchemaSpec))
+  const validateOutput = isStandardSchema(outputSpec) ? outputSpec['~standard'].validate : undefined
+
+  const validate = schema['~standard'].validate
+  /** Parsed output values by the (frozen) argument object the pipeline validated at prepare. */
+  const parsed = new WeakMap<object, { readonly value: unknown }>()
+  const checkArguments = (args: Readonly<JsonObject>): string | undefined => {
+    const result = validate(args)
+    if (isThenable(result)) {
+      result.then(undefined, () => undefined) // validated again, awaited, before the body
+      return undefined
+    }
+    if (result.issues !== undefined) return formatStandardIssues(result.issues)
+    parsed.set(args, { value: result.value })
+    return undefined
+  }
+  const body = input.execute
+  const execute = async (args: Args, exec: ToolExecution): Promise<Value> => {
+    let entry = parsed.get(args as object)
+    if (entry === undefined) {
+      let result: StandardSchemaV1.Result<unknown>
+      try {
+        result = await validate(args)
+      } catch (error) {
+        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+      }
+      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(name, formatStandardIssues(result.issues)))
+      entry = { value: result.value }
+    }
+    const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
+    if (validateOutput !== undefined) {
+      const result = await validateOutput(value)
+      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatStandardIssues(result.issues)))
+    }
+    return value
+  }
+  const source = input.output
+  const { presentCall, presentResult } = input
+  const definition: StandardToolDefinition<S, O> = {
+    name,
+    description: input.description,
+    parameters,
+    output: Object.freeze({
+      schema: outputSchema,
+      render: (args: Args, value: Value) => source.render(args, value),
+      ...(source.presentationMeta === undefined ? {} : { presentationMeta: (args: Args, value: Value) => source.presentationMeta?.(args, value) }),
+    }),
+    execute,
+    validateArguments: false,
+    checkArguments,
+    source: 'standard',
+    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+    ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
+    ...(input.idempotent === true ? { idempotent: true } : {}),
+    ...(presentCall === undefined ? {} : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
+    ...(presentResult === undefined
+      ? {}
+      : { presentResult: (args: Args, result: PresentableResult) => softPresentResult(parameters, (valid, settled) => presentResult(valid as Args, settled), args, result) }),
+    ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
+    ...(input.projectContent === undefined ? {} : { projectContent: input.projectContent }),
+    ...(input.deferLoading === true ? { deferLoading: true } : {}),
+  }
+  return Object.freeze(definition)
+}
