@@ -74,3 +74,13 @@ describe('policy-authored text is the whole model-facing message (PTC sub-call)'
     expect(r!.content).toEqual([{ type: 'text', text: 'ToolCallError | get_logs | not in this workspace' }])
   })
 })
+
+describe('tool names beyond ASCII (PTC)', () => {
+  test('Unicode names are quoted SDK members and callable from a program', async () => {
+    await ptc()
+    for (const name of ['搜索工具', '🔍']) h.ctx.tools.register(defineRawTool({ name, description: `The ${name} tool.`, inputSchema: { type: 'object' }, execute: () => name }))
+    expect(sdkOf(h)).toContain('  "搜索工具"(args?: { [key: string]: unknown }): Promise<unknown>')
+    const [r] = await h.execute([runCall(`return [await tools["搜索工具"]({}), await tools["🔍"]({})].join(' ')`)])
+    expect(r!.content).toEqual([{ type: 'text', text: '搜索工具 🔍' }])
+  })
+})

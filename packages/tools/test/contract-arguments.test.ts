@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, defineTool, NO_OUTPUT_TEXT, ToolRegistrationError, type JsonValue, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { toAnthropicTools, toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 let h: Harness
@@ -252,6 +253,26 @@ describe('tool names beyond ASCII', () => {
     // A call naming a registered tool in another normal form (NFD) finds it.
     const [nfd] = await h.execute([call('cafe\u0301', {}, 'nfd')])
     expect(nfd).toMatchObject({ isError: false, value: 'café' })
+  })
+
+  test('provider declarations carry Unicode names reversibly, and the mapped-back call runs', async () => {
+    await harness()
+    for (const name of ['搜索工具', '🔍']) expect(attempt(name)).toBe('registered')
+    for (const declare of [toOpenAIChatTools, toAnthropicTools]) {
+      const declared = declare({ tools: h.ctx.tools.schemas() })
+      expect(declared.errors).toEqual([])
+      const wire = ['搜索工具', '🔍'].map((name) => declared.nameMap.toWire(name)!)
+      expect(wire.every((w) => /^[A-Za-z0-9_-]{1,64}$/.test(w))).toBe(true)
+      const results = await h.execute(wire.map((w, i) => call(declared.nameMap.toOriginal(w)!, {}, `c${i}`)))
+      expect(results.map((r) => (r.isError ? r.error.message : r.value))).toEqual(['搜索工具', '🔍'])
+    }
+  })
+
+  test('unevaluatedProperties: false gets the same unknown-key message', async () => {
+    await harness()
+    h.ctx.tools.register(defineRawTool({ name: 'q', description: 'd', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, unevaluatedProperties: false }, execute: () => 'ok' }))
+    const [r] = await h.execute([call('q', { qeury: 'x' }, 'c1')])
+    expect(text(r)).toBe('Error: Invalid arguments for tool "q": /qeury: is not a declared key; did you mean "query"?')
   })
 
   test('empty, control or invisible characters, surrounding whitespace, over 128 characters, non-NFC and reserved names are refused', async () => {
