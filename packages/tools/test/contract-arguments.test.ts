@@ -193,6 +193,17 @@ describe('no silent number rounding', () => {
     expect(text(b)).toBe('Error: Invalid arguments for tool "get_record": /id Infinity is not a JSON number')
   })
 
+  test('the field is named exactly however deep and however its key is spelled; exponents are not integer literals', async () => {
+    await harness()
+    h.ctx.tools.register(defineRawTool({ name: 'deep', description: 'd', inputSchema: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: { type: 'number' } } } }, execute: () => 'ok' }))
+    const [r, ok] = await h.execute([
+      call('deep', '{"a\\"/b": [{"x": 1}, {"y": 1e30, "z": -12345678901234567890}], "s": [{"t": "99999999999999999999"}]}', 'r'),
+      call('deep', '{"a": [{"y": 1e30, "z": 12345678901234567.5}]}', 'ok'),
+    ])
+    expect(text(r)).toBe('Error: Invalid arguments for tool "deep": /a"~1b/1/z: -12345678901234567890 is outside the exact integer range of ±9007199254740991 and would be rounded; send it as a string ("-12345678901234567890"); /s/0/t: must be number (got string)')
+    expect(ok!.isError).toBe(false)
+  })
+
   test('a tool that skips validation never receives a rounded number', async () => {
     await harness()
     h.ctx.tools.register(defineRawTool({ name: 'proxy', description: 'Forward.', inputSchema: { type: 'object' }, validateArguments: false, execute: () => 'ok' }))
