@@ -78,7 +78,7 @@ describe('one nesting limit everywhere', () => {
     const pointer = `/parameters${'/properties/p'.repeat(128)}`
     expect(error.toolName).toBe('deep')
     expect(error.pointer).toBe(pointer)
-    expect(error.message).toBe(`Cannot register tool "deep": ${capPointer(pointer)} nests deeper than 256 levels (MAX_JSON_DEPTH, the limit schemas and values share)`)
+    expect(error.message).toBe(`Cannot register tool "deep": ${capPointer(pointer)} nests deeper than 256 levels (MAX_JSON_DEPTH)`)
     expect(capPointer(pointer).length).toBeLessThanOrEqual(MAX_POINTER_CHARS)
     expect(h.ctx.tools.schemas()).toEqual([])
   })
