@@ -184,10 +184,24 @@ function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?:
   return failFromInfo(message, info)
 }
 
-/** Every failure message is capped here (`MAX_ERROR_MESSAGE_CHARS`), so `error.message` and the content agree. */
-function failFromInfo(message: string, info: ToolErrorInfo): Draft {
-  const capped = capMessage(message)
+/**
+ * Every failure message is capped here, so `error.message` and the content agree: at
+ * `MAX_ERROR_MESSAGE_CHARS` for the pipeline's own texts and policy texts, at `max` for a
+ * thrown error's message (see {@link thrownCap}).
+ */
+function failFromInfo(message: string, info: ToolErrorInfo, max?: number): Draft {
+  const capped = capMessage(message, max)
   return { isError: true, failure: { message: capped, info }, content: errorContent(capped) }
+}
+
+/**
+ * The cap of a thrown error's message: the content cap of successful results
+ * (`contentLimits.maxChars`, default 25,000; `0` disables it), since a body's own error text —
+ * a PTC run's captured output, a command's stderr — is that tool's output.
+ */
+function thrownCap(run: RunContext): number {
+  const max = run.host.config.contentLimits.maxChars
+  return max === 0 ? Number.POSITIVE_INFINITY : max
 }
 
 /**
@@ -623,9 +637,9 @@ async function dispatchBody(state: CallState, run: RunContext): Promise<void> {
       state.draft = ABORTED_DRAFT
     } else if (isAbortLike(error, undefined)) {
       // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash (B17).
-      state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
+      state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' }, thrownCap(run))
     } else {
-      state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
+      state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'), thrownCap(run))
     }
     return
   }

@@ -4,7 +4,7 @@
  * number rounding, invisible characters are visible, Unicode tool names.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { defineRawTool, defineTool, NO_OUTPUT_TEXT, ToolRegistrationError, type JsonValue, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, defineTool, NULL_RESULT_TEXT, ToolRegistrationError, type JsonValue, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
 import { toAnthropicTools, toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
@@ -113,7 +113,7 @@ describe('a body that returns nothing succeeded', () => {
     h.ctx.tools.register(defineRawTool({ name: 'notify', description: 'Send a notification.', inputSchema: { type: 'object' }, execute: () => void runs++ as never }))
     const [r] = await h.execute([call('notify', {}, 'c1')])
     expect(r).toEqual({ callId: 'c1', isError: false, value: null, content: [{ type: 'text', text: '(no output)' }], meta: { toolName: 'notify' } })
-    expect(NO_OUTPUT_TEXT).toBe('(no output)')
+    expect(NULL_RESULT_TEXT).toBe('(no output)')
     expect(runs).toBe(1)
   })
 
