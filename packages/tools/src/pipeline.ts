@@ -692,15 +692,16 @@ function feedbackMessage(feedback: readonly ContentBlock[]): string {
 }
 
 /**
- * A block: the feedback is the content, verbatim (a string is one text block); empty feedback
- * gives the library message as `Error: …` content. See `PostDecision`.
+ * A block: the feedback is the content, verbatim (a string is one text block) within the
+ * content caps of rendered results; empty feedback gives the library message as `Error: …`
+ * content. See `PostDecision`.
  */
-function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined): Draft {
+function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined, limits: ContentLimits): Draft {
   const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
   const withTool = policyInfo(tool, info, BLOCKED_INFO)
   const message = feedbackMessage(blocks)
   if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
-  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(blocks) }
+  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(capContent(blocks, limits)) }
 }
 
 /**
@@ -723,7 +724,7 @@ export async function postExecute(state: CallState, run: RunContext): Promise<vo
     return
   }
   if (decision.type === 'block') {
-    state.draft = blockDraft(name, decision.feedback, decision.info)
+    state.draft = blockDraft(name, decision.feedback, decision.info, run.host.config.contentLimits)
     return
   }
   const { content, value, contexts } = decision
