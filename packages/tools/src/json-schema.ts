@@ -691,7 +691,7 @@ function mapError(error: ErrorObject, data: unknown, roots: readonly unknown[]):
     case 'additionalProperties':
       return { pointer: childPointer(pointer, params.additionalProperty), keyword, message: unknownKeyMessage(error, String(params.additionalProperty), data, roots) }
     case 'unevaluatedProperties':
-      return { pointer: childPointer(pointer, params.unevaluatedProperty), keyword, message: 'is not allowed' }
+      return { pointer: childPointer(pointer, params.unevaluatedProperty), keyword, message: unknownKeyMessage(error, String(params.unevaluatedProperty), data, roots) }
     case 'false schema':
       return { pointer, keyword, message: 'is not allowed' }
     case 'type': {

@@ -27,9 +27,12 @@ export const MAX_JSON_DEPTH = 256
 export const MAX_POINTER_CHARS = 120
 
 /**
- * The longest model-facing error message, in characters (after `Error: `). Every failure
- * message the pipeline produces — library text, a policy's reason, a thrown error's message —
- * is cut to this size by eliding its middle (see {@link elideMiddle}).
+ * The longest model-facing error message the pipeline writes or a policy supplies, in
+ * characters (after `Error: `): library texts (`INVALID_ARGS`, …) and policy texts (deny
+ * reasons, guard verdicts, rejections, block feedback's message) are cut to this size by
+ * eliding their middle (see {@link elideMiddle}). A thrown error's message is the tool's own
+ * output and is capped like successful content instead (registry `contentLimits.maxChars`,
+ * default 25,000).
  */
 export const MAX_ERROR_MESSAGE_CHARS = 2_000
 
@@ -121,9 +124,9 @@ export function capPointer(pointer: string): string {
   return `${head}/…${tail}`
 }
 
-/** A failure message at most {@link MAX_ERROR_MESSAGE_CHARS} characters (see {@link elideMiddle}). */
-export function capMessage(message: string): string {
-  return elideMiddle(message, MAX_ERROR_MESSAGE_CHARS)
+/** A failure message of at most `max` characters, default {@link MAX_ERROR_MESSAGE_CHARS} (see {@link elideMiddle}). */
+export function capMessage(message: string, max: number = MAX_ERROR_MESSAGE_CHARS): string {
+  return elideMiddle(message, max)
 }
 
 /**

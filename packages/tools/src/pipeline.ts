@@ -229,10 +229,24 @@ function fail(code: ToolErrorCode, message: string, name = 'ToolError', reason?:
   return failFromInfo(message, info)
 }
 
-/** Every failure message is capped here (`MAX_ERROR_MESSAGE_CHARS`), so `error.message` and the content agree. */
-function failFromInfo(message: string, info: ToolErrorInfo): Draft {
-  const capped = capMessage(message)
+/**
+ * Every failure message is capped here, so `error.message` and the content agree: at
+ * `MAX_ERROR_MESSAGE_CHARS` for the pipeline's own texts and policy texts, at `max` for a
+ * thrown error's message (see {@link thrownCap}).
+ */
+function failFromInfo(message: string, info: ToolErrorInfo, max?: number): Draft {
+  const capped = capMessage(message, max)
   return { isError: true, failure: { message: capped, info }, content: errorContent(capped) }
+}
+
+/**
+ * The cap of a thrown error's message: the content cap of successful results
+ * (`contentLimits.maxChars`, default 25,000; `0` disables it), since a body's own error text —
+ * a PTC run's captured output, a command's stderr — is that tool's output.
+ */
+function thrownCap(run: RunContext): number {
+  const max = run.host.config.contentLimits.maxChars
+  return max === 0 ? Number.POSITIVE_INFINITY : max
 }
 
 /**
@@ -241,8 +255,13 @@ function failFromInfo(message: string, info: ToolErrorInfo): Draft {
  * `toolName` added when it has none.
  */
 function policyOutcome(tool: string, message: string, name: string, reason?: string, info?: ToolErrorInfo): Draft {
-  if (info !== undefined) return failFromInfo(message, info.toolName === undefined ? { ...info, toolName: tool } : info)
-  return failFromInfo(message, reason === undefined ? { name, code: 'TOOL_DENIED', toolName: tool } : { name, code: 'TOOL_DENIED', reason, toolName: tool })
+  return failFromInfo(message, policyInfo(tool, info, reason === undefined ? { name, code: 'TOOL_DENIED' } : { name, code: 'TOOL_DENIED', reason }))
+}
+
+/** A policy author's `info` (with `toolName` added when it has none), or the library's with `toolName`. */
+function policyInfo(tool: string, authored: ToolErrorInfo | undefined, fallback: ToolErrorInfo): ToolErrorInfo {
+  if (authored !== undefined) return authored.toolName === undefined ? { ...authored, toolName: tool } : authored
+  return { ...fallback, toolName: tool }
 }
 
 /** The cancellation drafts: identical for every call, so shared (drafts are never mutated). */
@@ -573,6 +592,8 @@ function shallowCopy<T extends object>(value: T): T {
   return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
+const BLOCKED_INFO: ToolErrorInfo = Object.freeze({ name: 'PolicyBlocked', code: 'TOOL_BLOCKED' })
+
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
 const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
 
@@ -661,10 +682,10 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     try {
       out = exec.definition.execute(exec.arguments, exec)
     } catch (error) {
-      bodyFailed(state, caller, error, true)
+      bodyFailed(state, run, caller, error, true)
       return
     }
-    if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, true), (error: unknown) => bodyFailed(state, caller, error, true))
+    if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, true), (error: unknown) => bodyFailed(state, run, caller, error, true))
     bodyReturned(state, run, out, true)
     return
   }
@@ -697,15 +718,15 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
   try {
     out = runRepeatable(run.hooks.execute, exec, body)
   } catch (error) {
-    bodyFailed(state, caller, error, bodyStarted)
+    bodyFailed(state, run, caller, error, bodyStarted)
     return
   }
-  if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, bodyStarted), (error: unknown) => bodyFailed(state, caller, error, bodyStarted))
+  if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, bodyStarted), (error: unknown) => bodyFailed(state, run, caller, error, bodyStarted))
   bodyReturned(state, run, out, bodyStarted)
 }
 
 /** The `tools/execute` stage threw or rejected with `error`. */
-function bodyFailed(state: CallState, caller: AbortSignal, error: unknown, bodyStarted: boolean): void {
+function bodyFailed(state: CallState, run: RunContext, caller: AbortSignal, error: unknown, bodyStarted: boolean): void {
   state.exec!.writable = false
   if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
     state.draft = ABORTED_BEFORE
@@ -713,9 +734,9 @@ function bodyFailed(state: CallState, caller: AbortSignal, error: unknown, bodyS
     state.draft = ABORTED_DRAFT
   } else if (isAbortLike(error, undefined)) {
     // The body's own operation was cancelled (its internal deadline, a closed stream): a cancellation, not a crash.
-    state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' })
+    state.draft = failFromInfo(describeThrown(error), { name: 'AbortError', code: 'ABORTED' }, thrownCap(run))
   } else {
-    state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'))
+    state.draft = failFromInfo(describeThrown(error), infoFromThrown(error, 'TOOL_FAILED'), thrownCap(run))
   }
 }
 
@@ -774,15 +795,16 @@ function feedbackMessage(feedback: readonly ContentBlock[]): string {
 }
 
 /**
- * A block: the feedback is the content, verbatim (a string is one text block); empty feedback
- * gives the library message as `Error: …` content. See `PostDecision`.
+ * A block: the feedback is the content, verbatim (a string is one text block) within the
+ * content caps of rendered results; empty feedback gives the library message as `Error: …`
+ * content. See `PostDecision`.
  */
-function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined): Draft {
+function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined, limits: ContentLimits): Draft {
   const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
-  const withTool: ToolErrorInfo = info === undefined ? { name: 'PolicyBlocked', code: 'TOOL_BLOCKED', toolName: tool } : info.toolName === undefined ? { ...info, toolName: tool } : info
+  const withTool = policyInfo(tool, info, BLOCKED_INFO)
   const message = feedbackMessage(blocks)
   if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
-  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(blocks) }
+  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(capContent(blocks, limits)) }
 }
 
 /**
@@ -822,7 +844,7 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
   }
   const decision = raw
   if (decision.type === 'block') {
-    state.draft = blockDraft(name, decision.feedback, decision.info)
+    state.draft = blockDraft(name, decision.feedback, decision.info, run.host.config.contentLimits)
     return
   }
   const { content, value, contexts } = decision

@@ -20,7 +20,7 @@ import type {
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from './executor'
 import type { ToolBatchEvent, ToolChange, ToolEvents } from './events'
 import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError } from './errors'
-import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
+import { capPointer } from './limits'
 import { checkSchema } from './json-schema'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
@@ -333,9 +333,9 @@ export class ToolRegistry extends Service {
   /**
    * Registers a tool in the caller's scope; disposed with the caller's fiber.
    *
-   * @throws ToolRegistrationError for an invalid name or reserved name, a duplicate name in
-   *   the same scope (naming both owners — bug case B14), a schema ajv cannot accept (with the
-   *   JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
+   * @throws ToolRegistrationError for an invalid name (see {@link toolNameProblem}) or reserved
+   *   name, a duplicate name in the same scope (naming both owners — bug case B14), a schema ajv
+   *   cannot accept or one nested deeper than `MAX_JSON_DEPTH` (with the JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
    *   `tools/change` listener (the registration is rolled back).
    */
   register(definition: AnyToolDefinition, options?: RegisterOptions): Disposer {
@@ -475,17 +475,13 @@ export class ToolRegistry extends Service {
     const fail = (pointer: string, problem: string): never => {
       throw new ToolRegistrationError(`Cannot register tool ${quoteText(name)}: ${capPointer(pointer)} ${problem}`, { toolName: name, pointer })
     }
-    // One nesting limit for registration, compilation, projection, declaration and snapshots:
-    // checked first, iteratively, so nothing recursive below can overflow the stack.
-    const tooDeep = (at: string, schema: unknown): void => {
-      const deep = findDepthProblem(schema)
-      if (deep !== undefined) fail(`${at}${deep.pointer}`, `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH, the limit schemas and values share)`)
-    }
+
     if (RESERVED_TOOL_NAMES.includes(name)) fail('/name', `"${name}" is reserved for the PTC executor`)
     if (typeof definition.description !== 'string') fail('/description', 'must be a string')
     if (typeof definition.execute !== 'function') fail('/execute', 'must be a function')
     const parameters = definition.parameters
-    tooDeep('/parameters', parameters)
+    // checkSchema applies the one nesting limit (MAX_JSON_DEPTH) first, iteratively, so nothing
+    // recursive here or later (compilation, projection, declaration) can overflow the stack.
     const paramProblem = checkSchema(parameters)
     if (paramProblem !== undefined) fail(`/parameters${paramProblem.pointer}`, paramProblem.message)
     if (typeof parameters === 'object' && parameters !== null) {
@@ -496,7 +492,6 @@ export class ToolRegistry extends Service {
     if (output === null || typeof output !== 'object') fail('/output', 'is missing: declare { schema, render } for the canonical value')
     const { schema: outSchema, render } = output as { schema?: unknown; render?: unknown }
     if (outSchema === undefined) fail('/output/schema', 'is missing')
-    tooDeep('/output/schema', outSchema)
     const outProblem = checkSchema(outSchema as JsonSchemaNode)
     if (outProblem !== undefined) fail(`/output/schema${outProblem.pointer}`, outProblem.message)
     if (typeof render !== 'function') fail('/output/render', 'must be a function (args, value) => ContentBlock[]')

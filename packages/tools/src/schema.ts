@@ -664,15 +664,15 @@ export interface DefineRawToolInput {
  * What the model reads for a raw tool's `null` value — in particular for a body that returned
  * nothing (`undefined` becomes `null` where the output schema admits it).
  */
-export const NO_OUTPUT_TEXT = '(no output)'
+export const NULL_RESULT_TEXT = '(no output)'
 
 /**
  * The default rendering of a raw tool's value: a string becomes one text block with it;
- * `null` becomes {@link NO_OUTPUT_TEXT}; any other JSON value becomes one text block with
+ * `null` becomes {@link NULL_RESULT_TEXT}; any other JSON value becomes one text block with
  * `JSON.stringify(value, null, 2)`.
  */
 export function renderJsonValue(value: JsonValue): readonly ContentBlock[] {
-  return [{ type: 'text', text: typeof value === 'string' ? value : value === null ? NO_OUTPUT_TEXT : JSON.stringify(value, null, 2) }]
+  return [{ type: 'text', text: typeof value === 'string' ? value : value === null ? NULL_RESULT_TEXT : JSON.stringify(value, null, 2) }]
 }
 
 /**

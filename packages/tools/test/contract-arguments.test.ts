@@ -4,7 +4,8 @@
  * number rounding, invisible characters are visible, Unicode tool names.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { defineRawTool, defineTool, NO_OUTPUT_TEXT, ToolRegistrationError, type JsonValue, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, defineTool, NULL_RESULT_TEXT, ToolRegistrationError, type JsonValue, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { toAnthropicTools, toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 let h: Harness
@@ -112,7 +113,7 @@ describe('a body that returns nothing succeeded', () => {
     h.ctx.tools.register(defineRawTool({ name: 'notify', description: 'Send a notification.', inputSchema: { type: 'object' }, execute: () => void runs++ as never }))
     const [r] = await h.execute([call('notify', {}, 'c1')])
     expect(r).toEqual({ callId: 'c1', isError: false, value: null, content: [{ type: 'text', text: '(no output)' }], meta: { toolName: 'notify' } })
-    expect(NO_OUTPUT_TEXT).toBe('(no output)')
+    expect(NULL_RESULT_TEXT).toBe('(no output)')
     expect(runs).toBe(1)
   })
 
@@ -192,6 +193,17 @@ describe('no silent number rounding', () => {
     expect(text(b)).toBe('Error: Invalid arguments for tool "get_record": /id Infinity is not a JSON number')
   })
 
+  test('the field is named exactly however deep and however its key is spelled; exponents are not integer literals', async () => {
+    await harness()
+    h.ctx.tools.register(defineRawTool({ name: 'deep', description: 'd', inputSchema: { type: 'object', additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: { type: 'number' } } } }, execute: () => 'ok' }))
+    const [r, ok] = await h.execute([
+      call('deep', '{"a\\"/b": [{"x": 1}, {"y": 1e30, "z": -12345678901234567890}], "s": [{"t": "99999999999999999999"}]}', 'r'),
+      call('deep', '{"a": [{"y": 1e30, "z": 12345678901234567.5}]}', 'ok'),
+    ])
+    expect(text(r)).toBe('Error: Invalid arguments for tool "deep": /a"~1b/1/z: -12345678901234567890 is outside the exact integer range of ±9007199254740991 and would be rounded; send it as a string ("-12345678901234567890"); /s/0/t: must be number (got string)')
+    expect(ok!.isError).toBe(false)
+  })
+
   test('a tool that skips validation never receives a rounded number', async () => {
     await harness()
     h.ctx.tools.register(defineRawTool({ name: 'proxy', description: 'Forward.', inputSchema: { type: 'object' }, validateArguments: false, execute: () => 'ok' }))
@@ -252,6 +264,26 @@ describe('tool names beyond ASCII', () => {
     // A call naming a registered tool in another normal form (NFD) finds it.
     const [nfd] = await h.execute([call('cafe\u0301', {}, 'nfd')])
     expect(nfd).toMatchObject({ isError: false, value: 'café' })
+  })
+
+  test('provider declarations carry Unicode names reversibly, and the mapped-back call runs', async () => {
+    await harness()
+    for (const name of ['搜索工具', '🔍']) expect(attempt(name)).toBe('registered')
+    for (const declare of [toOpenAIChatTools, toAnthropicTools]) {
+      const declared = declare({ tools: h.ctx.tools.schemas() })
+      expect(declared.errors).toEqual([])
+      const wire = ['搜索工具', '🔍'].map((name) => declared.nameMap.toWire(name)!)
+      expect(wire.every((w) => /^[A-Za-z0-9_-]{1,64}$/.test(w))).toBe(true)
+      const results = await h.execute(wire.map((w, i) => call(declared.nameMap.toOriginal(w)!, {}, `c${i}`)))
+      expect(results.map((r) => (r.isError ? r.error.message : r.value))).toEqual(['搜索工具', '🔍'])
+    }
+  })
+
+  test('unevaluatedProperties: false gets the same unknown-key message', async () => {
+    await harness()
+    h.ctx.tools.register(defineRawTool({ name: 'q', description: 'd', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, unevaluatedProperties: false }, execute: () => 'ok' }))
+    const [r] = await h.execute([call('q', { qeury: 'x' }, 'c1')])
+    expect(text(r)).toBe('Error: Invalid arguments for tool "q": /qeury: is not a declared key; did you mean "query"?')
   })
 
   test('empty, control or invisible characters, surrounding whitespace, over 128 characters, non-NFC and reserved names are refused', async () => {

@@ -78,7 +78,7 @@ describe('one nesting limit everywhere', () => {
     const pointer = `/parameters${'/properties/p'.repeat(128)}`
     expect(error.toolName).toBe('deep')
     expect(error.pointer).toBe(pointer)
-    expect(error.message).toBe(`Cannot register tool "deep": ${capPointer(pointer)} nests deeper than 256 levels (MAX_JSON_DEPTH, the limit schemas and values share)`)
+    expect(error.message).toBe(`Cannot register tool "deep": ${capPointer(pointer)} nests deeper than 256 levels (MAX_JSON_DEPTH)`)
     expect(capPointer(pointer).length).toBeLessThanOrEqual(MAX_POINTER_CHARS)
     expect(h.ctx.tools.schemas()).toEqual([])
   })
@@ -145,19 +145,20 @@ describe('long messages stay readable', () => {
     expect(message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_CHARS)
   })
 
-  test('every failure message is capped at MAX_ERROR_MESSAGE_CHARS by eliding its middle: thrown errors and policy text too', async () => {
+  test('every failure message is capped by eliding its middle: policy text at MAX_ERROR_MESSAGE_CHARS, a thrown message at the content cap', async () => {
     h = await createHarness()
     h.ctx.tools.register(defineRawTool({ name: 'loud', description: 'd', inputSchema: { type: 'object' }, execute: () => { throw new ToolError('E_LOUD', `start ${'x'.repeat(100_000)} end`) } }))
     h.ctx.tools.register(defineRawTool({ name: 'guarded', description: 'd', inputSchema: { type: 'object' }, execute: () => 'ok' }))
     h.ctx.tools.guard((exec) => (exec.name === 'guarded' ? `no ${'y'.repeat(10_000)} way` : undefined))
     const results = await h.execute([call('loud', {}, 'a'), call('guarded', {}, 'b')])
     expect(MAX_ERROR_MESSAGE_CHARS).toBe(2_000)
-    for (const [r, start, end, original] of [
-      [results[0]!, 'start xxx', 'xxx end', 100_010],
-      [results[1]!, 'no yyy', 'yyy way', 10_007],
+    for (const [r, start, end, original, cap] of [
+      [results[0]!, 'start xxx', 'xxx end', 100_010, 25_000],
+      [results[1]!, 'no yyy', 'yyy way', 10_007, MAX_ERROR_MESSAGE_CHARS],
     ] as const) {
       const message = r.isError ? r.error.message : ''
-      expect(message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE_CHARS)
+      expect(message.length).toBeLessThanOrEqual(cap)
+      expect(message.length).toBeGreaterThan(cap - 10)
       expect(message.startsWith(start) && message.endsWith(end)).toBe(true)
       // The marker states exactly how much was cut: kept + omitted = the original length.
       const marker = / … \[(\d+) characters omitted\] … /.exec(message)!

@@ -141,6 +141,15 @@ describe('block feedback is content', () => {
     expect(Object.isFrozen(r.content[1])).toBe(true)
   })
 
+  test('feedback is capped like rendered content; its message like every policy text', async () => {
+    const long = `narrow it ${'z'.repeat(30_000)} please`
+    const r = await one((h) => h.ctx.on('tools/post-execute', () => ({ type: 'block', feedback: long })))
+    const shown = r.content[0]?.type === 'text' ? r.content[0].text : ''
+    expect(shown.startsWith('narrow it zzz')).toBe(true)
+    expect(shown.length).toBeLessThan(25_200)
+    expect(r.isError && r.error.message.length).toBeLessThanOrEqual(2_000)
+  })
+
   test('empty feedback gives the fixed default message', async () => {
     for (const feedback of [[], '', [{ type: 'text', text: '' }]] as const) {
       const r = await one((h) => h.ctx.on('tools/post-execute', () => ({ type: 'block', feedback })))
