@@ -25,13 +25,15 @@
  *
  * Unhandled rejections: the QuickJS build exposes no host rejection tracker, so the prelude
  * tracks them in JavaScript. Programs are compiled with `async`/`await` lowered to generators
- * (`strip.ts`), so every promise a program makes comes from the global `Promise`, which the
- * prelude replaces by a tracking constructor over the intrinsic one (same prototype, same static
- * methods, `instanceof` and `constructor` agree). A rejection is recorded when it happens (a
- * `reject` call, an executor or `then` callback that throws, a promise adopting a rejected one)
- * and forgotten as soon as a handler is attached (`then`, hence `catch`, `finally`, `await`,
- * `Promise.all` and friends). Tool-call promises are made the same way. A program that replaces
- * `Promise.prototype.then` or the global `Promise` itself only changes its own reports.
+ * (`strip.ts`), so every promise a program makes comes from the global `Promise` or from
+ * `then`: the prelude replaces the global by a tracking constructor over the intrinsic one (same
+ * prototype, same static methods, `instanceof` and `constructor` agree) and wraps
+ * `Promise.prototype.then`. A rejection is recorded when it happens (a `reject` call, an executor
+ * or `then` callback that throws, a rejection passed through `then`, a promise adopting a
+ * rejected one) and forgotten as soon as a handler is attached (`then`, hence `catch`,
+ * `finally`, `await`, `Promise.all` and friends). Tool-call promises are tracked the same way. A
+ * program that replaces `Promise.prototype.then` or the global `Promise` itself only changes its
+ * own reports.
  */
 import { transformSync } from 'esbuild'
 
@@ -176,17 +178,39 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   };
   defineProperty(TrackedPromise, 'name', { value: 'Promise', configurable: true });
   defineProperty(TrackedPromise, 'prototype', { value: promiseProto, writable: false, enumerable: false, configurable: false });
-  defineProperty(TrackedPromise, Symbol.species, { get: function () { return this; }, configurable: true });
+  // Promises derived by then() are made by the intrinsic constructor (no wrapper to run per
+  // then): thenTracked records their rejections through the callbacks instead. Subclasses keep
+  // their own species.
+  defineProperty(TrackedPromise, Symbol.species, { get: function () { return this === TrackedPromise ? NativePromise : this; }, configurable: true });
   var promiseStatics = ['all', 'allSettled', 'any', 'race', 'resolve', 'reject', 'withResolvers'];
   for (var ps = 0; ps < promiseStatics.length; ps++) {
     var staticName = promiseStatics[ps];
     if (typeof NativePromise[staticName] === 'function') defineProperty(TrackedPromise, staticName, { value: NativePromise[staticName], writable: true, configurable: true, enumerable: false });
   }
   defineProperty(promiseProto, 'constructor', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
+  // then() with the derived promise's rejection recorded: a callback that throws, a callback
+  // whose returned native promise rejects (adopted), or a rejection passed through.
+  function thenTracked(p, onFulfilled, onRejected) {
+    var derived;
+    var adopt = function (value) {
+      if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, function (reason) { noteRejection(derived, reason); }]);
+      return value;
+    };
+    var wrapFulfilled = typeof onFulfilled !== 'function' ? undefined : function (value) {
+      try { return adopt(onFulfilled(value)); } catch (e) { noteRejection(derived, e); throw e; }
+    };
+    var wrapRejected = typeof onRejected !== 'function'
+      ? function (reason) { noteRejection(derived, reason); throw reason; }
+      : function (reason) {
+        try { return adopt(onRejected(reason)); } catch (e) { noteRejection(derived, e); throw e; }
+      };
+    derived = apply(nativeThen, p, [wrapFulfilled, wrapRejected]);
+    return derived;
+  }
   defineProperty(promiseProto, 'then', {
     value: { then: function (onFulfilled, onRejected) {
       if (isObjectLike(this)) markHandled(this);
-      return apply(nativeThen, this, [onFulfilled, onRejected]);
+      return thenTracked(this, onFulfilled, onRejected);
     } }.then,
     writable: true, configurable: true, enumerable: false,
   });
@@ -292,8 +316,8 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     var label = 'the argument of ' + accessor;
     var onResult = function (text) { return parse(text); };
     var onFailure = function (e) { throw toError(name, e); };
-    // The promise a call returns is the host promise's derived one, made through the tracking
-    // constructor (species), so a failure nobody handles is reported like any other rejection.
+    // The promise a call returns is the host promise's derived one, with its rejection recorded,
+    // so a failure nobody handles is reported like any other rejection.
     var tool = function (args) {
       var json;
       try {
@@ -306,7 +330,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
         return rejected(e);
       }
       issued++;
-      return apply(nativeThen, hostCall(name, json), [onResult, onFailure]);
+      return thenTracked(hostCall(name, json), onResult, onFailure);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
