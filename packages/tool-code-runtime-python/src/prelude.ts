@@ -316,7 +316,7 @@ def install(host_call, host_print, config_json):
                 host_print('\n'.join(self.lines[self.sent:]))
                 self.sent = len(self.lines)
 
-    def make_tool(run, name, py, renamed, names_text):
+    def make_tool(run, name, py, renamed):
         value_bytes = run.spec['valueBytes']
         max_calls = run.spec['maxSubCalls']
         label = f'the argument of tools.{py}'
@@ -376,7 +376,7 @@ def install(host_call, host_print, config_json):
         entries = run.spec['tools']
         names = sorted(e['py'] for e in entries)
         listing = 'No tools are available.' if not names else 'Available tools: ' + ', '.join(names[:40]) + (f', … ({len(names) - 40} more)' if len(names) > 40 else '')
-        attrs = {e['py']: staticmethod(make_tool(run, e['name'], e['py'], e['renamed'], listing)) for e in entries}
+        attrs = {e['py']: staticmethod(make_tool(run, e['name'], e['py'], e['renamed'])) for e in entries}
         cls = type('tools', (Tools,), {**attrs, '__slots__': ()})
         return cls(listing)
 
@@ -561,14 +561,6 @@ def install(host_call, host_print, config_json):
             run.fail('abort', 'the run was aborted')
             if run.program is not None:
                 run.program.cancel()
-
-    def printed():
-        run = state['run']
-        if run is None:
-            return ''
-        new = run.lines[run.sent:]
-        run.sent = len(run.lines)
-        return '\n'.join(new)
 
     _sys.meta_path.insert(0, _Finder)
     return {'start': start, 'abort': abort, 'baseline': baseline, 'printed': printed, 'restore': restore, 'restore_core': restore_core, 'files': files, 'compile_program': compile_program}
