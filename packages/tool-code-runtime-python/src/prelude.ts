@@ -563,5 +563,5 @@ def install(host_call, host_print, config_json):
                 run.program.cancel()
 
     _sys.meta_path.insert(0, _Finder)
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'printed': printed, 'restore': restore, 'restore_core': restore_core, 'files': files, 'compile_program': compile_program}
+    return {'start': start, 'abort': abort, 'baseline': baseline}
 `
