@@ -255,6 +255,9 @@ def install(host_call, host_print, config_json):
             raise TypeError(f'{what} is not JSON: {type(v).__name__} at {pointer(keys)}')
         return walk(value)
 
+    def refuse_json(value):
+        raise TypeError('not JSON')
+
     def dumps(value):
         return _json.dumps(value, ensure_ascii=False, separators=(',', ':'), allow_nan=False)
 
@@ -327,7 +330,11 @@ def install(host_call, host_print, config_json):
                 args = positional[0]
             else:
                 args = {renamed.get(k, k): v for k, v in kwargs.items()}
-            text = dumps(to_plain(args, label))
+            try:
+                # Fast path: the C encoder; anything it refuses is copied again to name the JSON pointer.
+                text = _json.dumps(args, ensure_ascii=False, separators=(',', ':'), allow_nan=False, default=refuse_json)
+            except (TypeError, ValueError, RecursionError):
+                text = dumps(to_plain(args, label))
             size = len(text.encode('utf-8', 'surrogatepass'))
             if size > value_bytes:
                 raise RuntimeError(f'{label} is {size} bytes, over the valueBytes limit of {value_bytes} bytes')
