@@ -2,7 +2,7 @@
  * The main job: a deployment with a realistic tool set, the native executor, the timeout policy
  * and a policy that denies writes, replaying recorded model steps — provider-native payloads —
  * through `ctx.tools.execute`, then the same task as one model-written program through the PTC
- * executor. See `examples/demo/README.md`.
+ * executor, in TypeScript and in Python. See `examples/demo/README.md`.
  *
  * Run: `npm run demo` (from the repository root); `npm run demo -- --timeline <file>.svg` also
  * draws every batch as a timeline.
@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { runNative } from './native'
 import { runPtc } from './ptc'
 import { runMcp } from './mcp-step'
+import { runPtcPython } from './ptc-python'
 import { renderTimelineSvg } from './timeline'
 import { paragraph } from './format'
 
@@ -54,6 +55,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   }
   const native = await runNative(root)
   const ptc = await runPtc(root, native)
+  await runPtcPython(root, ptc)
   await runMcp(root)
   if (options.timeline !== undefined) {
     // npm runs scripts from the repository root; a relative path is taken from where npm was run.

@@ -9,6 +9,7 @@
  * (inside `class tools:` Python would mangle it); a name taken by an earlier one (in
  * lexicographic order of the original names) gets `_2`, `_3`, ….
  */
+import { resolveJsonPointer } from '@deepseek-ai/dsh-tools'
 import type { SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
 
 /** Python's hard keywords (3.14): never valid identifiers. */
@@ -77,26 +78,15 @@ export function isObject(value: unknown): value is Schema {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
-/** Resolves a local `$ref` (`#`, `#/…` JSON pointer) against `root`; `undefined` for anything else. */
+/** Resolves a local `$ref` (`#`, `#/…` JSON pointer, percent-decoded) against `root` with the core's resolver; `undefined` for anything else. */
 export function resolvePointer(root: unknown, ref: string): unknown {
   if (ref === '#') return root
   if (!ref.startsWith('#/')) return undefined
-  let node: unknown = root
-  for (const raw of ref.slice(2).split('/')) {
-    let token: string
-    try {
-      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
-    } catch {
-      return undefined
-    }
-    if (Array.isArray(node)) {
-      const index = Number(token)
-      if (!Number.isInteger(index)) return undefined
-      node = node[index]
-    } else if (isObject(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token]
-    else return undefined
+  try {
+    return resolveJsonPointer(root, decodeURIComponent(ref.slice(1)))
+  } catch {
+    return undefined
   }
-  return node
 }
 
 /** One object schema from `schema` and the object branches of `all` (local refs resolved against `root`); `undefined` when a branch has no properties. */

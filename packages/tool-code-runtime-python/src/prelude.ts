@@ -255,6 +255,9 @@ def install(host_call, host_print, config_json):
             raise TypeError(f'{what} is not JSON: {type(v).__name__} at {pointer(keys)}')
         return walk(value)
 
+    def refuse_json(value):
+        raise TypeError('not JSON')
+
     def dumps(value):
         return _json.dumps(value, ensure_ascii=False, separators=(',', ':'), allow_nan=False)
 
@@ -316,7 +319,7 @@ def install(host_call, host_print, config_json):
                 host_print('\n'.join(self.lines[self.sent:]))
                 self.sent = len(self.lines)
 
-    def make_tool(run, name, py, renamed, names_text):
+    def make_tool(run, name, py, renamed):
         value_bytes = run.spec['valueBytes']
         max_calls = run.spec['maxSubCalls']
         label = f'the argument of tools.{py}'
@@ -327,7 +330,11 @@ def install(host_call, host_print, config_json):
                 args = positional[0]
             else:
                 args = {renamed.get(k, k): v for k, v in kwargs.items()}
-            text = dumps(to_plain(args, label))
+            try:
+                # Fast path: the C encoder; anything it refuses is copied again to name the JSON pointer.
+                text = _json.dumps(args, ensure_ascii=False, separators=(',', ':'), allow_nan=False, default=refuse_json)
+            except (TypeError, ValueError, RecursionError):
+                text = dumps(to_plain(args, label))
             size = len(text.encode('utf-8', 'surrogatepass'))
             if size > value_bytes:
                 raise RuntimeError(f'{label} is {size} bytes, over the valueBytes limit of {value_bytes} bytes')
@@ -376,7 +383,7 @@ def install(host_call, host_print, config_json):
         entries = run.spec['tools']
         names = sorted(e['py'] for e in entries)
         listing = 'No tools are available.' if not names else 'Available tools: ' + ', '.join(names[:40]) + (f', … ({len(names) - 40} more)' if len(names) > 40 else '')
-        attrs = {e['py']: staticmethod(make_tool(run, e['name'], e['py'], e['renamed'], listing)) for e in entries}
+        attrs = {e['py']: staticmethod(make_tool(run, e['name'], e['py'], e['renamed'])) for e in entries}
         cls = type('tools', (Tools,), {**attrs, '__slots__': ()})
         return cls(listing)
 
@@ -562,14 +569,6 @@ def install(host_call, host_print, config_json):
             if run.program is not None:
                 run.program.cancel()
 
-    def printed():
-        run = state['run']
-        if run is None:
-            return ''
-        new = run.lines[run.sent:]
-        run.sent = len(run.lines)
-        return '\n'.join(new)
-
     _sys.meta_path.insert(0, _Finder)
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'printed': printed, 'restore': restore, 'restore_core': restore_core, 'files': files, 'compile_program': compile_program}
+    return {'start': start, 'abort': abort, 'baseline': baseline}
 `

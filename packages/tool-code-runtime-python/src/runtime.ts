@@ -317,7 +317,6 @@ type EventLoopUtilization = ReturnType<Worker['performance']['eventLoopUtilizati
 /** One Pyodide worker. */
 class PyWorker {
   readonly ready: Promise<void>
-  private readonly worker: Promise<Worker>
   private readonly interrupt = new SharedArrayBuffer(4)
   private w: Worker | undefined
   private active: ActiveRun | undefined
@@ -337,7 +336,7 @@ class PyWorker {
       markFailed = reject
     })
     this.ready.catch(() => undefined)
-    this.worker = workerScript().then(
+    const booting = workerScript().then(
       (source) => {
         const snapshot = this.snapshots.get()
         const data: PyWorkerData = {
@@ -376,7 +375,7 @@ class PyWorker {
         throw error
       },
     )
-    this.worker.catch(() => undefined)
+    booting.catch(() => undefined)
   }
 
   ref(): void {

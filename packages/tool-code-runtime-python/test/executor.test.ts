@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { createPtcExecutor, RUN_CODE_DESCRIPTION, RUN_CODE_PARAMETERS, type CodeRuntime } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { call, createHarness, echoTool, failingTool, hangTool, MemorySessionLog, StageTracer, type Harness, type TracedStage } from '@deepseek-ai/dsh-tool-testkit'
+import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
+import { call, createHarness, echoTool, failingTool, hangTool, MemorySessionLog, ScriptedApproval, StageTracer, type Harness, type TracedStage } from '@deepseek-ai/dsh-tool-testkit'
 import { createPythonRuntime, generatePythonSdk, PY_CODE_DESCRIPTION, PY_RUN_CODE_DESCRIPTION } from '../src/index'
 import { BOOT_MS } from './helpers'
 
@@ -113,6 +114,37 @@ describe('Python sub-calls through the pipeline', () => {
         'Captured output:\n' +
         'echo | Invalid arguments for tool "echo": /text: must be string (got number)',
     })
+  })
+})
+
+describe('Python sub-calls: approvals and timeouts', () => {
+  test('an ask policy consults the approval service per sub-call; a rejection and a timeout raise ToolCallError with the pipeline texts', async () => {
+    h = await createHarness({ executor: createPtcExecutor({ runtime }), plugins: [{ plugin: TimeoutPolicy, config: {} }] })
+    h.ctx.tools.register(echoTool())
+    h.ctx.tools.register(hangTool({ timeoutMs: 50 }))
+    h.ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'echo' ? { type: 'ask', reason: 'echo writes' } : next()))
+    let asked = 0
+    h.ctx.tools.approval(new ScriptedApproval(() => (++asked === 1 ? { type: 'approve' } : { type: 'reject', reason: 'not today' })))
+    const program = [
+      'print(await tools.echo(text="first"))',
+      'for name, call in (("echo", tools.echo(text="second")), ("hang", tools.hang())):',
+      '    try:',
+      '        await call',
+      '    except ToolCallError as e:',
+      '        print(name, "|", e.message)',
+    ].join('\n')
+    const log = new MemorySessionLog()
+    const [r] = await h.execute([runCode(program)], { log })
+    expect(outcome(r!)).toEqual({
+      code: 'ok',
+      text: "{'text': 'first'}\necho | Tool \"echo\" was not approved: not today\nhang | tool call timed out after 50ms",
+    })
+    expect(asked).toBe(2)
+    expect(log.ofType('tool/code-dispatch').map((e) => [e.callId, e.isError ? e.error?.info?.code : 'ok'])).toEqual([
+      ['r1:code:1', 'ok'],
+      ['r1:code:2', 'TOOL_DENIED'],
+      ['r1:code:3', 'TOOL_TIMEOUT'],
+    ])
   })
 })
 

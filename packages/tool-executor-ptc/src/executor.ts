@@ -39,14 +39,18 @@ export interface PtcExecutorConfig {
   readonly maxParallelRuns?: number
   /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls). */
   readonly limits?: Partial<RunLimits>
-  /** The runtime; default: TypeScript type-stripped with esbuild, run in QuickJS (WebAssembly). */
+  /**
+   * The runtime; default: TypeScript type-stripped with esbuild, run in QuickJS (WebAssembly).
+   * Its `flavour` (when it has one) supplies the SDK and the `run_code` texts, e.g. the Python
+   * runtime of `@deepseek-ai/dsh-code-runtime-python`; a given runtime is not disposed by the executor.
+   */
   readonly runtime?: CodeRuntime
   /** Declarative deadline of `run_code` in ms (enforced when the timeout policy is mounted). */
   readonly timeoutMs?: number
   /**
-   * Whether the `PtcExecutor` plugin pays the default runtime's start-up (engine worker boot,
-   * WebAssembly compile, ~0.1–1 s once per process) at plugin start instead of on the first
-   * `run_code`. Default `true`.
+   * Whether the `PtcExecutor` plugin pays the runtime's start-up (the default runtime: engine
+   * worker boot, WebAssembly compile, ~0.1–1 s once per process; a given runtime: its `warmUp`,
+   * when it has one) at plugin start instead of on the first `run_code`. Default `true`.
    */
   readonly warmUp?: boolean
 }
