@@ -7,7 +7,7 @@
  * JSON Schema → TypeScript: `type` (string or array) → primitive types, arrays, tuples
  * (`prefixItems`, draft-07 array `items`) and object literal types; `required` → optional
  * marks; `additionalProperties` → an index signature (absent/`true` → `[key: string]: unknown`,
- * a schema → its type, `false` → none); `enum`/`const` → literal unions; `oneOf`/`anyOf` →
+ * a schema → its type, `false` → none; `unevaluatedProperties: false` closes an object too); `enum`/`const` → literal unions; `oneOf`/`anyOf` →
  * unions; `allOf` → intersections; `nullable: true` → `| null`; local `$ref`s (`#`, `#/$defs/…`,
  * `#/definitions/…`, any JSON pointer into the same schema) are inlined, and a recursive one
  * becomes a named type alias. Everything else (remote refs, `not`, conditionals, malformed
@@ -233,7 +233,11 @@ class SchemaRenderer {
     }
     const additional = schema.additionalProperties
     const hasPatterns = isSchemaObject(schema.patternProperties) && Object.keys(schema.patternProperties).length > 0
-    if (additional !== false || hasPatterns) {
+    // A closed object (`additionalProperties: false`, or `unevaluatedProperties: false` without
+    // `additionalProperties`; the registry option `unknownKeys: 'reject'` projects the former)
+    // takes no other keys, so it gets no index signature.
+    const closed = additional === false || (additional === undefined && schema.unevaluatedProperties === false)
+    if (!closed || hasPatterns) {
       // With named members the index type must cover theirs too; `unknown` always does.
       const valueType = isSchemaObject(additional) && members.length === 0 && !hasPatterns ? this.render(additional, depth + 1, inner) : 'unknown'
       members.push({ doc: '', text: `[key: string]: ${valueType}` })

@@ -130,7 +130,11 @@ export interface ToolResultMeta {
   readonly toolName?: string
   /** Presentation metadata from `output.presentationMeta` (successes only). */
   readonly presentation?: JsonValue
-  /** Argument repairs applied by a provider adapter before validation. */
+  /**
+   * What the pipeline changed in the arguments before validation: invisible characters removed
+   * around the JSON text (`(root): leading U+FEFF (byte-order mark) removed`) and opt-in
+   * schema-guided repairs (`/limit: null treated as absent`), in that order.
+   */
   readonly repairs?: readonly string[]
 }
 

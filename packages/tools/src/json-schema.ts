@@ -24,7 +24,8 @@ import addFormatsImport from 'ajv-formats'
 import type { JsonSchemaNode, JsonValue } from './contracts'
 import { typeLabel } from './errors'
 import { escapePointer } from './json'
-import { capPointer, escapeInvisible } from './limits'
+import { capPointer, escapeInvisible, findDepthProblem, MAX_JSON_DEPTH } from './limits'
+import { suggestKey } from './unknown-keys'
 
 // ---------------------------------------------------------------------------------------------
 // Public types
@@ -442,13 +443,9 @@ export function checkSchema(schema: JsonSchemaNode | JsonValue): SchemaProblem |
   if (schema.$schema !== undefined && typeof schema.$schema !== 'string') {
     return { pointer: '/$schema', message: `must be a string (got ${typeLabel(schema.$schema)})` }
   }
-  let scan: SchemaScan
-  try {
-    scan = scanSchema(schema)
-  } catch (error) {
-    if (error instanceof RangeError) return { pointer: '', message: 'schema nesting is too deep' }
-    throw error
-  }
+  const deep = findDepthProblem(schema)
+  if (deep !== undefined) return { pointer: deep.pointer, message: `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)` }
+  const scan = scanSchema(schema)
   if (scan.cyclePointer !== undefined) {
     return {
       pointer: scan.cyclePointer,
@@ -458,7 +455,14 @@ export function checkSchema(schema: JsonSchemaNode | JsonValue): SchemaProblem |
   const dialect = dialectOf(schema, scan)
   const ajv = ajvFor(dialect)
   const target = withoutDollarSchema(schema)
-  if (!ajv.validateSchema(target)) {
+  let valid: boolean
+  try {
+    valid = ajv.validateSchema(target) as boolean
+  } catch (error) {
+    // Within MAX_JSON_DEPTH this is not expected; a schema must never crash its caller.
+    return { pointer: '', message: `could not be checked against the ${dialect} meta-schema: ${error instanceof Error ? error.message : String(error)}` }
+  }
+  if (!valid) {
     const issues = mapErrors(ajv.errors ?? [], metaSchemaRoots(dialect), target)
     const first = issues[0]
     return first === undefined
@@ -575,6 +579,8 @@ function compile(schema: unknown): Validator {
       return (value) => (fn(value) ? NO_ISSUES : freezeIssues(mapErrors(fn.errors ?? [], [schema], value)))
     }
     if (!isObject(schema)) throw new Error(`a schema must be an object or a boolean (got ${typeLabel(schema)})`)
+    const deep = findDepthProblem(schema)
+    if (deep !== undefined) throw new Error(`${capPointer(deep.pointer)} nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`)
     const scan = scanSchema(schema)
     if (scan.cyclePointer !== undefined) throw new Error(`schema object contains itself at ${scan.cyclePointer}`)
     const dialect = dialectOf(schema, scan)
@@ -638,12 +644,32 @@ function childPointer(pointer: string, property: unknown): string {
   return `${pointer}/${escapePointer(String(property))}`
 }
 
-function mapError(error: ErrorObject, data: unknown): ValidationIssue | undefined {
+/**
+ * The message of a key the schema does not allow: names the closest declared key when one is
+ * close (`did you mean "hours_back"?`), else lists the declared keys (at most 10).
+ */
+function unknownKeyMessage(error: ErrorObject, key: string, data: unknown, roots: readonly unknown[]): string {
+  const parentPath = error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'))
+  let parent: unknown
+  for (const root of roots) {
+    parent = schemaAtPath(root, parentPath === '#' ? '#' : parentPath)
+    if (parent !== undefined) break
+  }
+  const properties = isObject(parent) && isObject(parent.properties) ? Object.keys(parent.properties) : []
+  if (properties.length === 0) return 'is not allowed (this object takes no other keys)'
+  const value = resolveJsonPointer(data, error.instancePath)
+  const suggestion = suggestKey(key, properties, new Set(isObject(value) ? Object.keys(value) : []))
+  if (suggestion !== undefined) return `is not a declared key; did you mean ${displayJson(suggestion)}?`
+  const shown = properties.slice(0, 10).map(displayJson).join(', ')
+  return `is not a declared key (declared: ${shown}${properties.length > 10 ? `, … ${properties.length - 10} more` : ''})`
+}
+
+function mapError(error: ErrorObject, data: unknown, roots: readonly unknown[]): ValidationIssue | undefined {
   const { keyword, instancePath: pointer } = error
   const params = error.params as Record<string, unknown>
   if (error.propertyName !== undefined) {
     // A `propertyNames` violation: name the offending key, not the object.
-    const inner = mapError({ ...error, instancePath: '', propertyName: undefined }, error.propertyName)
+    const inner = mapError({ ...error, instancePath: '', propertyName: undefined }, error.propertyName, roots)
     return inner && { pointer: childPointer(pointer, error.propertyName), keyword, message: `property name ${inner.message}` }
   }
   switch (keyword) {
@@ -663,9 +689,9 @@ function mapError(error: ErrorObject, data: unknown): ValidationIssue | undefine
       }
       break
     case 'additionalProperties':
-      return { pointer: childPointer(pointer, params.additionalProperty), keyword, message: 'is not allowed' }
+      return { pointer: childPointer(pointer, params.additionalProperty), keyword, message: unknownKeyMessage(error, String(params.additionalProperty), data, roots) }
     case 'unevaluatedProperties':
-      return { pointer: childPointer(pointer, params.unevaluatedProperty), keyword, message: 'is not allowed' }
+      return { pointer: childPointer(pointer, params.unevaluatedProperty), keyword, message: unknownKeyMessage(error, String(params.unevaluatedProperty), data, roots) }
     case 'false schema':
       return { pointer, keyword, message: 'is not allowed' }
     case 'type': {
@@ -823,7 +849,7 @@ function summarise(errors: readonly ErrorObject[], roots: readonly unknown[], da
       reversed.push(summariseCombinator(error, errors.slice(start, index), roots, data))
       index = start - 1
     } else {
-      const issue = mapError(error, data)
+      const issue = mapError(error, data, roots)
       reversed.push(issue === undefined ? [] : [issue])
       index--
     }

@@ -46,6 +46,7 @@ import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
 import { capMessage, capPointer } from './limits'
+import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
 
 export type { Listener } from './chains'
@@ -78,6 +79,8 @@ export interface PipelineConfig {
   readonly repair: RepairModes
   /** Model-facing content caps applied to rendered results (bug case B18). */
   readonly contentLimits: ContentLimits
+  /** Whether input schemas that say nothing about extra keys are closed at registration. */
+  readonly unknownKeys: UnknownKeysMode
 }
 
 /** The per-runner context every stage sees. */
@@ -196,8 +199,13 @@ function failFromInfo(message: string, info: ToolErrorInfo): Draft {
  * `toolName` added when it has none.
  */
 function policyOutcome(tool: string, message: string, name: string, reason?: string, info?: ToolErrorInfo): Draft {
-  if (info !== undefined) return failFromInfo(message, info.toolName === undefined ? { ...info, toolName: tool } : info)
-  return failFromInfo(message, reason === undefined ? { name, code: 'TOOL_DENIED', toolName: tool } : { name, code: 'TOOL_DENIED', reason, toolName: tool })
+  return failFromInfo(message, policyInfo(tool, info, reason === undefined ? { name, code: 'TOOL_DENIED' } : { name, code: 'TOOL_DENIED', reason }))
+}
+
+/** A policy author's `info` (with `toolName` added when it has none), or the library's with `toolName`. */
+function policyInfo(tool: string, authored: ToolErrorInfo | undefined, fallback: ToolErrorInfo): ToolErrorInfo {
+  if (authored !== undefined) return authored.toolName === undefined ? { ...authored, toolName: tool } : authored
+  return { ...fallback, toolName: tool }
 }
 
 /** The cancellation drafts: identical for every call, so shared (drafts are never mutated). */
@@ -513,6 +521,8 @@ function shallowCopy<T extends object>(value: T): T {
   return Object.hasOwn(value, '__proto__') ? { ...value } : Object.assign({}, value)
 }
 
+const BLOCKED_INFO: ToolErrorInfo = Object.freeze({ name: 'PolicyBlocked', code: 'TOOL_BLOCKED' })
+
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
 const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
 
@@ -715,7 +725,7 @@ function feedbackMessage(feedback: readonly ContentBlock[]): string {
  */
 function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined): Draft {
   const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
-  const withTool: ToolErrorInfo = info === undefined ? { name: 'PolicyBlocked', code: 'TOOL_BLOCKED', toolName: tool } : info.toolName === undefined ? { ...info, toolName: tool } : info
+  const withTool = policyInfo(tool, info, BLOCKED_INFO)
   const message = feedbackMessage(blocks)
   if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
   return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(blocks) }

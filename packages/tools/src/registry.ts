@@ -19,7 +19,8 @@ import type {
 } from './contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from './executor'
 import type { ToolChange, ToolEvents } from './events'
-import { NoExecutorError, ToolActivationError, ToolRegistrationError } from './errors'
+import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError } from './errors'
+import { capPointer } from './limits'
 import { checkSchema } from './json-schema'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
@@ -27,6 +28,7 @@ import { isWithin, scopeChain, scopeOf } from './scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
 import type { RepairModes } from './repair'
+import { closeObjects, type UnknownKeysMode } from './unknown-keys'
 import './events'
 
 /** Registry configuration (the plugin's config). */
@@ -37,6 +39,16 @@ export interface ToolRegistryConfig {
   readonly repair?: RepairModes
   /** Model-facing content caps (bug case B18). Default 25,000 characters and 1,000 lines; `0` disables one. */
   readonly contentLimits?: Partial<ContentLimits>
+  /**
+   * Argument keys a schema does not declare. `'allow'` (default): as the schema says (JSON
+   * Schema allows them unless `additionalProperties` says otherwise). `'reject'`: every object
+   * of an input schema that declares `properties` and says nothing about other keys is closed
+   * at registration (`additionalProperties: false` in the projection the model, the provider
+   * declarations, the PTC SDK and validation all use; see `closeObjects`), so a call with an
+   * unknown key is `INVALID_ARGS` naming it and the closest declared key. A schema that says
+   * `additionalProperties: true` (or `closed: false` in `defineTool`) stays open.
+   */
+  readonly unknownKeys?: UnknownKeysMode
 }
 
 /**
@@ -96,7 +108,28 @@ interface Visible {
   allPinned?: ReadonlyMap<string, Registration>
 }
 
-const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
+/** The longest tool name, in Unicode code points. */
+export const MAX_TOOL_NAME_LENGTH = 128
+/** Control, lone-surrogate, line/paragraph-separator and invisible format characters (the emoji and script joiners U+200C/U+200D allowed). */
+const NAME_FORBIDDEN = /(?![\u200C\u200D])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
+const NAME_RULE_TEXT = `a tool name must be 1–${MAX_TOOL_NAME_LENGTH} Unicode characters in NFC form, without control or invisible characters and without surrounding whitespace`
+
+/**
+ * Why `name` cannot be a tool name, or `undefined` when it can: any non-empty Unicode text
+ * (`search_docs`, `搜索工具`, `🔍`) of at most {@link MAX_TOOL_NAME_LENGTH} code points, in
+ * NFC form, without control or invisible format characters, without leading or trailing
+ * whitespace. Provider adapters map names their wire format cannot carry reversibly.
+ */
+export function toolNameProblem(name: string): string | undefined {
+  if (name === '') return 'it is empty'
+  let length = 0
+  for (const _ of name) length++
+  if (length > MAX_TOOL_NAME_LENGTH) return `it has ${length} characters`
+  if (NAME_FORBIDDEN.test(name)) return 'it contains a control or invisible character'
+  if (/^\s|\s$/u.test(name)) return 'it has whitespace around it'
+  if (name.normalize('NFC') !== name) return `it is not in Unicode NFC form (register it as ${quoteText(name.normalize('NFC'))})`
+  return undefined
+}
 /** Names the registry refuses: the PTC executor's own tool. */
 export const RESERVED_TOOL_NAMES: readonly string[] = Object.freeze(['run_code'])
 /** The platform's timer limit in ms (setTimeout clamps above it). */
@@ -135,10 +168,13 @@ function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig 
   for (const [key, v] of Object.entries(repair)) {
     if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${String(v)}`)
   }
-  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits) })
+  const unknownKeys = config?.unknownKeys ?? 'allow'
+  if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${JSON.stringify(unknownKeys) ?? String(unknownKeys)}`)
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys })
 }
 
 const NEVER_ABORTED = new AbortController().signal
+const NON_ASCII = /[^\x00-\x7f]/
 
 /**
  * The registry object behind cordis' per-caller proxy (`ctx.tools`), or `registry` itself.
@@ -263,9 +299,9 @@ export class ToolRegistry extends Service {
   /**
    * Registers a tool in the caller's scope; disposed with the caller's fiber.
    *
-   * @throws ToolRegistrationError for an invalid name or reserved name, a duplicate name in
-   *   the same scope (naming both owners — bug case B14), a schema ajv cannot accept (with the
-   *   JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
+   * @throws ToolRegistrationError for an invalid name (see {@link toolNameProblem}) or reserved
+   *   name, a duplicate name in the same scope (naming both owners — bug case B14), a schema ajv
+   *   cannot accept or one nested deeper than `MAX_JSON_DEPTH` (with the JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
    *   `tools/change` listener (the registration is rolled back).
    */
   register(definition: AnyToolDefinition, options?: RegisterOptions): Disposer {
@@ -310,20 +346,26 @@ export class ToolRegistry extends Service {
 
   protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
     if (definition === null || typeof definition !== 'object') throw new ToolRegistrationError(`Cannot register a tool: expected a definition object, got ${definition === null ? 'null' : typeof definition}`)
-    const name: unknown = definition.name
-    if (typeof name !== 'string' || !NAME_RULE.test(name)) {
+    const given: unknown = definition.name
+    const nameIssue = typeof given === 'string' ? toolNameProblem(given) : `it is ${given === null ? 'null' : typeof given}, not a string`
+    if (nameIssue !== undefined) {
+      const shown = typeof given === 'string' ? quoteText(given.length > 200 ? `${given.slice(0, 200)}…` : given) : String(given)
       throw new ToolRegistrationError(
-        `Cannot register tool ${JSON.stringify(name)}: a tool name must be 1–128 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or "_"`,
-        typeof name === 'string' ? { toolName: name, pointer: '/name' } : { pointer: '/name' },
+        `Cannot register tool ${shown}: ${NAME_RULE_TEXT} (${nameIssue})`,
+        typeof given === 'string' ? { toolName: given, pointer: '/name' } : { pointer: '/name' },
       )
     }
+    const name = given as string
     const fail = (pointer: string, problem: string): never => {
-      throw new ToolRegistrationError(`Cannot register tool "${name}": ${pointer} ${problem}`, { toolName: name, pointer })
+      throw new ToolRegistrationError(`Cannot register tool ${quoteText(name)}: ${capPointer(pointer)} ${problem}`, { toolName: name, pointer })
     }
+
     if (RESERVED_TOOL_NAMES.includes(name)) fail('/name', `"${name}" is reserved for the PTC executor`)
     if (typeof definition.description !== 'string') fail('/description', 'must be a string')
     if (typeof definition.execute !== 'function') fail('/execute', 'must be a function')
     const parameters = definition.parameters
+    // checkSchema applies the one nesting limit (MAX_JSON_DEPTH) first, iteratively, so nothing
+    // recursive here or later (compilation, projection, declaration) can overflow the stack.
     const paramProblem = checkSchema(parameters)
     if (paramProblem !== undefined) fail(`/parameters${paramProblem.pointer}`, paramProblem.message)
     if (typeof parameters === 'object' && parameters !== null) {
@@ -348,7 +390,7 @@ export class ToolRegistry extends Service {
     const projected: ToolSchema = {
       name,
       description: definition.description,
-      parameters: typeof parameters === 'object' ? deepFreeze(structuredClone(parameters)) : parameters,
+      parameters: typeof parameters === 'object' ? deepFreeze(this._config.unknownKeys === 'reject' ? closeObjects(structuredClone(parameters)) : structuredClone(parameters)) : parameters,
       ...(definition.deferLoading === true ? { deferLoading: true as const } : {}),
     }
     return Object.freeze(projected)
@@ -540,7 +582,16 @@ export class ToolRegistry extends Service {
   }
 
   protected _lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { definition: AnyToolDefinition; parameters: JsonSchemaNode } | { available: readonly string[] } {
-    const current = this._visibleFor(scope).byName.get(name)
+    const byName = this._visibleFor(scope).byName
+    let current = byName.get(name)
+    // Names are registered in NFC; a call naming one in another normal form finds it too.
+    if (current === undefined && NON_ASCII.test(name)) {
+      const nfc = name.normalize('NFC')
+      if (nfc !== name) {
+        name = nfc
+        current = byName.get(name)
+      }
+    }
     if (toolSet !== undefined) {
       const set = toolSet as ToolSet
       const pinned = set.disposed ? undefined : set.pinned.get(name)

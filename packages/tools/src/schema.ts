@@ -22,6 +22,7 @@ import type {
   ToolResultPresentation,
 } from './contracts'
 import { softPresentCall, softPresentResult } from './presentation'
+import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
 
 // ---------------------------------------------------------------------------------------------
 // Spec types
@@ -229,7 +230,7 @@ export class SchemaSpecError extends Error {
   /** JSON pointer into the projected JSON Schema, e.g. `/properties/path/type`. */
   readonly pointer: string
   constructor(pointer: string, detail: string) {
-    super(`${pointer === '' ? '(root)' : pointer}: ${detail}`)
+    super(`${pointer === '' ? '(root)' : capPointer(pointer)}: ${detail}`)
     this.pointer = pointer
   }
 }
@@ -454,16 +455,31 @@ function projectPropertiesInto(properties: unknown, pointer: string): JsonObject
  * `enum`/`oneOf`, an invalid `pattern`, negative or fractional counts.
  */
 export function projectSchema(spec: SchemaSpec): JsonObject {
+  checkDepth(spec, '', MAX_JSON_DEPTH)
   return projectNode(spec, '')
 }
 
 /**
- * Projects a parameters record to the object-rooted JSON Schema of a tool's arguments:
- * `{ type: 'object', properties, required? }` (no `additionalProperties`: extra keys are
- * allowed, seed 001). Deterministic as {@link projectSchema}.
+ * The projection recurses; a spec nested deeper than {@link MAX_JSON_DEPTH} is refused first
+ * (iteratively), so no input overflows the stack. A spec's nesting is its projection's.
  */
-export function projectParameters(parameters: ParametersSpec): JsonObject {
-  return { type: 'object', ...projectPropertiesInto(parameters, '') }
+function checkDepth(spec: unknown, prefix: string, limit: number): void {
+  const deep = findDepthProblem(spec, limit)
+  if (deep !== undefined) throw new SchemaSpecError(`${prefix}${deep.pointer}`, `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`)
+}
+
+/**
+ * Projects a parameters record to the object-rooted JSON Schema of a tool's arguments:
+ * `{ type: 'object', properties, required? }` — without `additionalProperties` (extra keys are
+ * allowed, seed 001) unless `closed` is given: `true` → `additionalProperties: false`, `false`
+ * → `additionalProperties: true`. Deterministic as {@link projectSchema}.
+ */
+export function projectParameters(parameters: ParametersSpec, closed?: boolean): JsonObject {
+  // The record sits under `properties` of the projected root: one level deeper.
+  checkDepth(parameters, '/properties', MAX_JSON_DEPTH - 1)
+  const projected: JsonObject = { type: 'object', ...projectPropertiesInto(parameters, '') }
+  if (closed !== undefined) projected.additionalProperties = !closed
+  return projected
 }
 
 function deepFreeze<T>(value: T): T {
@@ -492,6 +508,15 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
   readonly name: string
   readonly description: string
   readonly parameters: P
+  /**
+   * Unknown argument keys: `true` closes the arguments object (projected
+   * `additionalProperties: false`: a call with a key `parameters` does not declare is
+   * `INVALID_ARGS`, naming the closest declared key); `false` keeps it open even under the
+   * registry option `unknownKeys: 'reject'` (projected `additionalProperties: true`); absent
+   * says nothing (open, unless the registry rejects unknown keys). Nested objects close with
+   * `additionalProperties: false` on their spec.
+   */
+  readonly closed?: boolean
   readonly output: DslToolOutput<InferArgs<P>, O>
   /** Returns only the declared JSON value; must observe `exec.signal`. */
   execute(args: InferArgs<P>, exec: ToolExecution): InferValue<O> | Promise<InferValue<O>>
@@ -519,7 +544,7 @@ export class ToolDefinitionError extends Error {
   /** JSON pointer into the definition (`/parameters/properties/x/type`, `/output/schema`, `/execute`). */
   readonly pointer: string
   constructor(toolName: string, pointer: string, detail: string) {
-    super(`tool "${toolName}": ${pointer}: ${detail}`)
+    super(`tool ${JSON.stringify(toolName)}: ${capPointer(pointer)}: ${detail}`)
     this.toolName = toolName
     this.pointer = pointer
   }
@@ -557,7 +582,8 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
   if (!isRecord(input.output)) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
   requireFunction(name, '/execute', input.execute)
   requireFunction(name, '/output/render', input.output.render)
-  const parameters = deepFreeze(project(name, '/parameters', () => projectParameters(input.parameters)))
+  if (input.closed !== undefined && typeof input.closed !== 'boolean') throw new ToolDefinitionError(name, '/closed', `must be a boolean (got ${typeof input.closed})`)
+  const parameters = deepFreeze(project(name, '/parameters', () => projectParameters(input.parameters, input.closed)))
   const outputSchema = deepFreeze(project(name, '/output/schema', () => projectSchema(input.output.schema)))
 
   type Args = InferArgs<P>

@@ -53,7 +53,7 @@ test('registration errors name the tool and the JSON pointer', async () => {
       return (e as Error).message
     }
   }
-  expect(attempt({ ...base, name: 'bad name', parameters: {} })).toBe('Cannot register tool "bad name": a tool name must be 1–128 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or "_"')
+  expect(attempt({ ...base, name: ' bad name', parameters: {} })).toBe('Cannot register tool " bad name": a tool name must be 1–128 Unicode characters in NFC form, without control or invisible characters and without surrounding whitespace (it has whitespace around it)')
   expect(attempt({ ...base, name: 'run_code', parameters: {} })).toBe('Cannot register tool "run_code": /name "run_code" is reserved for the PTC executor')
   expect(attempt({ ...base, name: 'x', parameters: { type: 'string' } })).toBe('Cannot register tool "x": /parameters/type must be "object" (tool arguments are a JSON object), got "string"')
   expect(attempt({ ...base, name: 'x', parameters: {}, timeoutMs: 0 })).toBe('Cannot register tool "x": /timeoutMs must be a positive finite number of ms up to 2147483647, got 0')

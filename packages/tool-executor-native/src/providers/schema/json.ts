@@ -2,7 +2,7 @@
  * Plain-JSON helpers for the schema sanitizers: a checked copy of foreign input, child
  * pointers (RFC 6901), node origins and a change reporter.
  */
-import { escapePointer, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { escapePointer, MAX_JSON_DEPTH, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import type { ConversionErrorCode, ConversionWarning, ConversionWarningCode } from '../types'
 
 /** Whether `value` is a JSON object (not an array, not null). */
@@ -44,6 +44,8 @@ export function copyJson(value: unknown, pointer: string): JsonValue {
     }
     if (typeof v !== 'object') throw new ConversionFailure('SCHEMA_UNSUPPORTED', p, `a ${typeof v} is not JSON`)
     if (stack.includes(v)) throw new ConversionFailure('SCHEMA_UNSUPPORTED', p, 'a circular reference is not JSON')
+    // The core's one nesting limit (the registry refuses deeper schemas; this guards direct callers).
+    if (stack.length >= MAX_JSON_DEPTH) throw new ConversionFailure('SCHEMA_TOO_LARGE', p, `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`)
     stack.push(v)
     try {
       if (Array.isArray(v)) return v.map((item, i) => walk(item, childPointer(p, i)))
