@@ -42,6 +42,7 @@ export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined
   #cause: DeadlineCause | undefined
   #disposed = false
+  #outer!: AbortSignal
   #expire!: (cause: DeadlineCause) => void
 
   /**
@@ -52,18 +53,20 @@ export class Deadline {
   constructor(outer: AbortSignal, budgetMs: number, graceMs?: number) {
     this.#budgetMs = budgetMs
     this.#graceMs = graceMs
-    // The body's signal follows both the outer signal and the timer. It is derived with
-    // AbortSignal.any, and the deadline listens on that derived signal (its own), never on the
-    // caller's: many concurrent timed calls add no listeners to one caller signal (no
-    // MaxListenersExceededWarning past 10).
-    this.signal = AbortSignal.any([outer, this.#controller.signal])
+    // The body's signal follows both the outer signal and the timer. All deadlines over one
+    // outer signal share one listener on it (see `follow`): many concurrent timed calls add one
+    // listener to the caller's signal, not one each (no MaxListenersExceededWarning), and
+    // dispose() detaches this deadline, the last one removing the listener. Not AbortSignal.any:
+    // on Node 20 it costs ~20 µs per call with a long-lived caller signal.
+    this.signal = this.#controller.signal
     this.expired = new Promise<DeadlineCause>((resolve) => {
       this.#expire = resolve
     })
+    this.#outer = outer
     if (outer.aborted) {
       this.#onOuterAbort()
     } else {
-      this.signal.addEventListener('abort', this.#onOuterAbort, { once: true })
+      follow(outer, this.#onOuterAbort)
       this.#timer = setTimeout(this.#onTimer, budgetMs)
     }
   }
@@ -95,19 +98,19 @@ export class Deadline {
       clearTimeout(this.#timer)
       this.#timer = undefined
     }
-    this.signal.removeEventListener('abort', this.#onOuterAbort)
+    unfollow(this.#outer, this.#onOuterAbort)
   }
 
   readonly #onTimer = (): void => {
     this.#timer = undefined
     if (this.#disposed || this.#cause !== undefined) return
     this.#cause = 'timeout'
-    this.signal.removeEventListener('abort', this.#onOuterAbort)
+    unfollow(this.#outer, this.#onOuterAbort)
     this.#armGrace()
     this.#controller.abort(timeoutReason(this.#budgetMs))
   }
 
-  /** The derived signal aborted and the timer had not fired: the outer signal came first. */
+  /** The outer signal aborted and the timer had not fired: the outer signal came first. */
   readonly #onOuterAbort = (): void => {
     if (this.#disposed || this.#cause !== undefined) return
     this.#cause = 'abort'
@@ -116,6 +119,7 @@ export class Deadline {
       this.#timer = undefined
     }
     this.#armGrace()
+    this.#controller.abort(this.#outer.reason)
   }
 
   #armGrace(): void {
@@ -127,4 +131,37 @@ export class Deadline {
       if (!this.#disposed) this.#expire(cause)
     }, grace)
   }
+}
+
+/** The deadlines following one outer signal, and the one listener they share on it. */
+interface Followers {
+  readonly callbacks: Set<() => void>
+  readonly onAbort: () => void
+}
+
+const following = new WeakMap<AbortSignal, Followers>()
+
+/** Calls `callback` once when `outer` aborts, through the one listener all followers of `outer` share. */
+function follow(outer: AbortSignal, callback: () => void): void {
+  let entry = following.get(outer)
+  if (entry === undefined) {
+    const callbacks = new Set<() => void>()
+    const onAbort = (): void => {
+      following.delete(outer)
+      for (const f of callbacks) f()
+      callbacks.clear()
+    }
+    entry = { callbacks, onAbort }
+    following.set(outer, entry)
+    outer.addEventListener('abort', onAbort, { once: true })
+  }
+  entry.callbacks.add(callback)
+}
+
+/** Stops following; the last follower removes the shared listener. Idempotent. */
+function unfollow(outer: AbortSignal, callback: () => void): void {
+  const entry = following.get(outer)
+  if (entry === undefined || !entry.callbacks.delete(callback) || entry.callbacks.size > 0) return
+  following.delete(outer)
+  outer.removeEventListener('abort', entry.onAbort)
 }

@@ -121,23 +121,34 @@ describe('Deadline', () => {
   test('dispose before anything fired clears the timer, removes the listener, and is idempotent', () => {
     const outer = new AbortController()
     const d = new Deadline(outer.signal, 100, 50)
-    expect([getEventListeners(outer.signal, 'abort').length, getEventListeners(d.signal, 'abort').length]).toEqual([0, 1])
+    expect([getEventListeners(outer.signal, 'abort').length, vi.getTimerCount()]).toEqual([1, 1])
     d.dispose()
     d.dispose()
-    expect([vi.getTimerCount(), getEventListeners(d.signal, 'abort').length]).toEqual([0, 0])
+    expect([vi.getTimerCount(), getEventListeners(outer.signal, 'abort').length]).toEqual([0, 0])
     outer.abort()
-    // The derived signal still follows the caller, but a disposed deadline records no cause.
-    expect([d.cause, d.signal.aborted]).toEqual([undefined, true])
+    // A disposed deadline is detached from the caller: no cause, and its signal stays as it was.
+    expect([d.cause, d.signal.aborted]).toEqual([undefined, false])
   })
 
-  test('many concurrent deadlines on one caller signal add no listener to it (no MaxListenersExceededWarning)', () => {
+  test('many concurrent deadlines on one caller signal share one listener on it (no MaxListenersExceededWarning)', () => {
     const outer = new AbortController()
     const deadlines = Array.from({ length: 30 }, () => new Deadline(outer.signal, 1_000))
-    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0)
+    expect(getEventListeners(outer.signal, 'abort')).toHaveLength(1)
     outer.abort()
     expect(deadlines.map((d) => d.cause)).toEqual(new Array(30).fill('abort'))
+    expect(deadlines.map((d) => d.signal.reason)).toEqual(new Array(30).fill(outer.signal.reason))
     deadlines.forEach((d) => d.dispose())
-    expect(vi.getTimerCount()).toBe(0)
+    expect([vi.getTimerCount(), getEventListeners(outer.signal, 'abort').length]).toEqual([0, 0])
+  })
+
+  test('deadlines disposed as they settle leave nothing on a long-lived caller signal', () => {
+    const outer = new AbortController()
+    for (let i = 0; i < 100; i++) {
+      const d = new Deadline(outer.signal, 1_000)
+      expect(getEventListeners(outer.signal, 'abort')).toHaveLength(1)
+      d.dispose()
+    }
+    expect([vi.getTimerCount(), getEventListeners(outer.signal, 'abort').length]).toEqual([0, 0])
   })
 })
 

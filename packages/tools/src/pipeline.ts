@@ -45,6 +45,7 @@ import { formatIssues, getValidator } from './json-schema'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
+import { fuseSignals } from './signals'
 import { capMessage, capPointer } from './limits'
 import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
@@ -690,26 +691,31 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     return
   }
   let bodyStarted = false
-  const restore = (): void => {
-    exec.writable = true
-  }
   // Returns the body's value, or a thenable of it; throws what the body throws.
   const body = (): unknown => {
     if (caller.aborted) throw bodyStarted ? (caller.reason as unknown) : new AbortedBeforeBody()
     const current = exec.signal
-    const signal = current === caller ? caller : AbortSignal.any([current, caller])
+    // A wrapper replaced the signal (a deadline): the body's signal follows it and the caller's.
+    const fused = current === caller ? undefined : fuseSignals(current, caller)
     bodyStarted = true
-    const view: ToolExecution = signal === current ? exec : withSignal(exec, signal)
+    const view: ToolExecution = fused === undefined ? exec : withSignal(exec, fused.signal)
     // Only wrappers may replace the signal: the body sees it read-only.
     exec.writable = false
     let out: unknown
     try {
       out = exec.definition.execute(exec.arguments, view)
     } catch (error) {
+      fused?.dispose()
       exec.writable = true
       throw error
     }
-    if (isThenable(out)) return Promise.resolve(out).finally(restore)
+    if (isThenable(out)) {
+      return Promise.resolve(out).finally(() => {
+        fused?.dispose()
+        exec.writable = true
+      })
+    }
+    fused?.dispose()
     exec.writable = true
     return out
   }
