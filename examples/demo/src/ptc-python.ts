@@ -6,7 +6,7 @@
 import { createPythonRuntime } from '@deepseek-ai/dsh-code-runtime-python'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { bootDeployment } from './deployment'
-import { bold, dim, formatMs } from './format'
+import { formatMs, listing, paragraph, preview, style } from './format'
 import { PROGRAM, type PtcRun } from './ptc'
 
 /** The same program a model would write in Python (top-level await, keyword arguments, `return` for the result). */
@@ -38,8 +38,12 @@ return {
 }
 `
 
+/** What the Python run printed and returned (the TypeScript run's shape without its timeline batch). */
+export type PtcPythonRun = Omit<PtcRun, 'batch'>
+
 /** Runs the Python program and prints it next to the TypeScript one, with the bytes of each. */
-export async function runPtcPython(root: string, typescript: PtcRun): Promise<PtcRun> {
+export async function runPtcPython(root: string, typescript: PtcRun): Promise<PtcPythonRun> {
+  const { bold, dim } = style
   const runtime = createPythonRuntime()
   const { ctx, agent, log } = await bootDeployment(root, (c) => c.plugin(PtcExecutor, { maxParallelSubCalls: 4, runtime }))
   try {
@@ -47,11 +51,11 @@ export async function runPtcPython(root: string, typescript: PtcRun): Promise<Pt
     const sdk = description.sections[0]?.text ?? ''
     console.log()
     console.log(bold('dsh-tools demo — PTC executor with Python programs (Pyodide)'))
-    console.log(`Tools the model sees: ${description.tools.map((t) => t.name).join(', ')} + a ${Buffer.byteLength(sdk)}-byte Python SDK section`)
+    for (const line of paragraph(`Tools the model sees: ${description.tools.map((t) => t.name).join(', ')} + a ${Buffer.byteLength(sdk)}-byte Python SDK section`)) console.log(line)
     console.log('  The TypeScript program (QuickJS):')
-    console.log(dim(PROGRAM.trim().replace(/^/gm, '    │ ')))
+    for (const line of listing(PROGRAM.trim())) console.log(dim(line))
     console.log('  The Python program (Pyodide):')
-    console.log(dim(PYTHON_PROGRAM.trim().replace(/^/gm, '    │ ')))
+    for (const line of listing(PYTHON_PROGRAM.trim())) console.log(dim(line))
     const t0 = performance.now()
     const [result] = await ctx.tools.execute({
       agent,
@@ -62,7 +66,7 @@ export async function runPtcPython(root: string, typescript: PtcRun): Promise<Pt
     console.log(dim(`  ${subCalls.length} sub-calls through the full pipeline in ${formatMs(elapsed).trim()}`))
     const text = result!.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
     console.log('  What the model sees:')
-    console.log(text.replace(/^/gm, '    │ '))
+    for (const line of preview(text, 40, '    ')) console.log(line)
     const bytes = Buffer.byteLength(JSON.stringify([{ role: 'tool', tool_call_id: 'call_ptc', content: text }]))
     console.log()
     console.log(bold('TypeScript vs Python (same task, same pipeline)'))
