@@ -183,4 +183,11 @@ describe('Gemini', () => {
       { functionResponse: { name: 'b', response: { output: 'ran gemini_call_1' } } },
     ])
   })
+
+  test('calls recovered from text: no id in the model content nor in the function responses', () => {
+    const parsed = parseGeminiResponse({ candidates: [{ content: { role: 'model', parts: [{ text: '<tool_call>{"name": "a", "arguments": {}}</tool_call>' }] }, finishReason: 'STOP' }] })
+    expect(parsed.status).toBe('recovered')
+    expect(toGeminiModelContent(parsed)).toEqual({ role: 'model', parts: [{ functionCall: { name: 'a', args: {} } }] })
+    expect(toGeminiFunctionResponses(parsed.calls, ok(parsed)).parts).toEqual([{ functionResponse: { name: 'a', response: { output: 'ran text_call_0' } } }])
+  })
 })
