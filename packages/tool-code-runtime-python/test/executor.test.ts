@@ -110,7 +110,7 @@ describe('Python sub-calls through the pipeline', () => {
     expect(outcome(r!)).toEqual({
       code: 'CODE_RUN_FAILED',
       text:
-        'Error: code run failed (exception): ToolCallError (secret): Tool "secret" was denied: not in this workspace (line 5: await tools.secret())\n' +
+        'Error: code run failed (exception): ToolCallError (secret): not in this workspace (line 5: await tools.secret())\n' +
         'Captured output:\n' +
         'echo | Invalid arguments for tool "echo": /text: must be string (got number)',
     })

@@ -10,6 +10,7 @@ import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'
 import {
   AnthropicStreamAccumulator,
   NativeExecutor,
+  toAnthropicAssistantMessage,
   toAnthropicToolResultMessage,
   toAnthropicTools,
   settleParsedCalls,
@@ -51,6 +52,8 @@ console.log(`status: ${parsed.status}`) // truncated: nothing is executed
 const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
 
 // 4. One user message with a tool_result per tool_use; failures carry is_error.
-console.log(JSON.stringify(toAnthropicToolResultMessage(calls, results), null, 2))
+// The next request's history: the assistant turn (the cut tool_use keeps its id, input {}),
+// then one user message answering every tool_use.
+console.log(JSON.stringify([toAnthropicAssistantMessage(parsed), toAnthropicToolResultMessage(calls, results)], null, 2))
 
 await ctx.fiber.dispose()

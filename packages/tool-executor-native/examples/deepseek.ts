@@ -10,6 +10,7 @@ import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'
 import {
   NativeExecutor,
   OpenAIChatStreamAccumulator,
+  markupErrorMessage,
   parseOpenAIChatMessage,
   toDeepSeekTools,
   toOpenAIChatToolMessages,
@@ -52,8 +53,13 @@ const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.
 // 4. Tool messages; DeepSeek takes text only, so images would become placeholders.
 console.log(JSON.stringify(toOpenAIChatToolMessages(calls, results, { images: 'omit' }), null, 2))
 
-// A reply that writes DSML tool-call markup into `content` instead of `tool_calls` is not a final answer.
-const leaked = parseOpenAIChatMessage({ role: 'assistant', content: '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="list_dir">', tool_calls: null }, 'stop', { provider: 'deepseek' })
-console.log(`leaked markup: ${leaked.leakedMarkup.map((m) => m.marker).join(', ')}`) // dsml
+// A reply that writes DSML tool-call markup into `content` instead of `tool_calls` is not a final
+// answer: well-formed markup is recovered into calls (status `recovered`), broken markup is
+// `malformed-markup` with a message for the model.
+const dsml = '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="list_dir">\n<｜DSML｜parameter name="path" string="true">docs</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜tool_calls>'
+const recovered = parseOpenAIChatMessage({ role: 'assistant', content: dsml, tool_calls: null }, 'stop', { provider: 'deepseek', nameMap: declared.nameMap })
+console.log(recovered.status, recovered.calls) // recovered [{ callId: 'text_call_0', name: 'list_dir', arguments: { path: 'docs' } }]
+const broken = parseOpenAIChatMessage({ role: 'assistant', content: '<｜DSML｜tool_calls>\n<｜DSML｜invoke name="list_dir">', tool_calls: null }, 'stop', { provider: 'deepseek' })
+if (broken.status === 'malformed-markup') console.log(markupErrorMessage(broken))
 
 await ctx.fiber.dispose()

@@ -11,6 +11,7 @@ import {
   NativeExecutor,
   parseGeminiResponse,
   toGeminiFunctionResponses,
+  toGeminiModelContent,
   toGeminiTools,
   settleParsedCalls,
   type GeminiResponseWire,
@@ -50,6 +51,7 @@ const parsed = parseGeminiResponse(response, { nameMap: declared.nameMap })
 const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
 
 // 4. The `user` content for the next request: functionResponse parts in call order.
-console.log(JSON.stringify(toGeminiFunctionResponses(calls, results, { nameMap: declared.nameMap }), null, 2))
+// The next request's contents: the model turn (every thoughtSignature kept), then the responses.
+console.log(JSON.stringify([toGeminiModelContent(parsed), toGeminiFunctionResponses(calls, results, { nameMap: declared.nameMap })], null, 2))
 
 await ctx.fiber.dispose()

@@ -1,6 +1,7 @@
 /**
  * OpenAI Chat Completions, end to end without network: declare the tools, parse a canned
- * completion into a raw batch, run it through the pipeline, answer with tool messages.
+ * completion into a raw batch, run it through the pipeline, rebuild the assistant turn and
+ * answer with tool messages.
  *
  * Run: `npm run tsx -- packages/tool-executor-native/examples/openai-chat.ts`
  */
@@ -8,7 +9,9 @@ import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'
 import {
   NativeExecutor,
+  markupErrorMessage,
   parseOpenAIChatCompletion,
+  toOpenAIChatAssistantMessage,
   toOpenAIChatToolMessages,
   toOpenAIChatTools,
   settleParsedCalls,
@@ -55,13 +58,15 @@ const completion: OpenAIChatCompletionWire = {
   ],
 }
 const parsed = parseOpenAIChatCompletion(completion, { nameMap: declared.nameMap })
-if (parsed.leakedMarkup.length > 0) throw new Error(`the model wrote tool-call markup as text (${parsed.leakedMarkup[0]?.marker})`)
+// `complete` without calls is a final answer; `malformed-markup` never is (see below).
+if (parsed.status === 'malformed-markup') throw new Error(markupErrorMessage(parsed))
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
 const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
 
-// 4. The messages for the next request: one role=tool message per call, in call order.
-const messages = toOpenAIChatToolMessages(calls, results)
+// 4. The messages for the next request: the assistant turn (the calls with the ids the results
+//    use), then one role=tool message per call, in call order.
+const messages = [...request.messages, toOpenAIChatAssistantMessage(parsed), ...toOpenAIChatToolMessages(calls, results)]
 console.log(JSON.stringify(messages, null, 2))
 
 await ctx.fiber.dispose()

@@ -10,6 +10,7 @@ import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'
 import {
   NativeExecutor,
   OpenAIResponsesStreamAccumulator,
+  toOpenAIResponsesAssistantItems,
   toOpenAIResponsesOutputs,
   toOpenAIResponsesTools,
   settleParsedCalls,
@@ -51,6 +52,7 @@ const parsed = stream.result()
 const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
 
 // 4. The input items for the next request.
-console.log(JSON.stringify(toOpenAIResponsesOutputs(calls, results), null, 2))
+// The next request's input (without previous_response_id): the turn's items, then the outputs.
+console.log(JSON.stringify([...toOpenAIResponsesAssistantItems(parsed), ...toOpenAIResponsesOutputs(calls, results)], null, 2))
 
 await ctx.fiber.dispose()

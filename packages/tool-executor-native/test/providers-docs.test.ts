@@ -17,11 +17,20 @@ test('every ts sample in docs/connecting.md is an example file, verbatim, and ev
 })
 
 test('every function or class the doc names is exported by the providers module', () => {
-  const named = new Set([...doc.matchAll(/\b((?:to|parse)[A-Z]\w+|\w+Accumulator|settleParsedCalls|truncatedCallResults|nameMapFromEntries)\b/g)].map((m) => m[1] as string))
-  expect(named.size).toBeGreaterThan(20)
+  const named = new Set([...doc.matchAll(/\b((?:to|parse)[A-Z]\w+|\w+Accumulator|settleParsedCalls|truncatedCallResults|nameMapFromEntries|markupErrorMessage)\b/g)].map((m) => m[1] as string))
+  expect(named.size).toBeGreaterThan(25)
+  for (const builder of ['toOpenAIChatAssistantMessage', 'toOpenAIResponsesAssistantItems', 'toAnthropicAssistantMessage', 'toGeminiModelContent', 'markupErrorMessage']) expect(named).toContain(builder)
   for (const name of named) expect(Object.keys(providers), name).toContain(name)
 })
 
-test('the doc starts with the section heading the package README includes', () => {
+test('the doc starts with the section heading the package README includes, and the README embeds it verbatim', () => {
   expect(doc.startsWith('## Connecting a model API\n')).toBe(true)
+  const readme = readFileSync(`${pkg}README.md`, 'utf8')
+  expect(readme.includes(`${doc.trimEnd()}\n\n## Understand the implementation\n`)).toBe(true)
+})
+
+test('the doc documents the assistant-turn builder, the recovered-from-text status, the duplicate-id policy and the name-stability rule', () => {
+  for (const phrase of ['**The assistant-turn builder.**', '`recovered`', 'recovered from text', '`malformed-markup`', '**Duplicate-id policy.**', '`<id>_2`', '**Name stability rule**', 'never on registration order']) {
+    expect(doc, phrase).toContain(phrase)
+  }
 })

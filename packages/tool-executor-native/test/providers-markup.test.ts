@@ -140,6 +140,7 @@ describe('malformed-markup: never a final answer, nothing runs', () => {
     ['Hermes never closed', 'Sure: <tool_call>{"name": "a", "arguments": {}}', 'unclosed or stray hermes markup near'],
     ['harmony message that is not JSON', '<|channel|>commentary to=functions.a<|message|>{"x": <|call|>', 'harmony call to functions.a: the message after <|message|> is not complete JSON (incomplete)'],
     ['an unparsed dialect', '<function=get_weather>{"city": "Oslo"}</function>', 'function-tag tool-call markup near'],
+    ['a stray harmony token', 'Done.<|call|>', 'harmony markup near "Done.<|call|>" holds no complete tool call'],
   ]
   for (const [name, content, message] of cases) {
     test(name, () => {

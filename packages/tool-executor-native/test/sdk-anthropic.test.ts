@@ -4,29 +4,23 @@
  * (thinking blocks with signatures included) and the `tool_result` message go back through
  * `client.messages.create`.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import Anthropic from '@anthropic-ai/sdk'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { AnthropicStreamAccumulator, parseAnthropicMessage, toAnthropicAssistantMessage, toAnthropicToolResultMessage, toAnthropicTools, type ParsedToolCalls } from '../src/providers'
-import { recorded, texts, toolContext, withReplay } from './sdk-helpers'
+import { recorded, texts, useToolContext, withReplay } from './sdk-helpers'
 
 const MODEL = 'claude-sonnet-4-5'
 const USER = { role: 'user' as const, content: 'Weather in Oslo and Lima?' }
 const message = (content: JsonObject[], stop_reason: string): JsonObject => ({ id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content, stop_reason, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } })
 const FINAL = message([{ type: 'text', text: 'Done.' }], 'end_turn')
 
-let tools: Awaited<ReturnType<typeof toolContext>>
-beforeEach(async () => {
-  tools = await toolContext()
-})
-afterEach(async () => {
-  await tools.dispose()
-})
+const toolsOf = useToolContext()
 
 const client = (origin: string) => new Anthropic({ apiKey: 'test-key', baseURL: origin, maxRetries: 0 })
 
 async function step(anthropic: Anthropic, parsed: ParsedToolCalls, declared: ReturnType<typeof toAnthropicTools>) {
-  const { calls, results } = await tools.settle(parsed)
+  const { calls, results } = await toolsOf().settle(parsed)
   const messages = [USER, toAnthropicAssistantMessage(parsed), toAnthropicToolResultMessage(calls, results)]
   return { results, final: await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages, tools: declared.tools }) }
 }
@@ -36,7 +30,7 @@ describe('@anthropic-ai/sdk client, Messages', () => {
     const e07 = recorded('E07')
     await withReplay([{ kind: 'json', body: message(e07.content, e07.stop_reason) }, { kind: 'json', body: FINAL }], async (server) => {
       const anthropic = client(server.origin)
-      const declared = toAnthropicTools(tools.ctx.tools.describe())
+      const declared = toAnthropicTools(toolsOf().ctx.tools.describe())
       const parsed = parseAnthropicMessage(await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages: [USER], tools: declared.tools }), { nameMap: declared.nameMap })
       const { results, final } = await step(anthropic, parsed, declared)
       expect(texts(results)).toEqual(['Oslo: 4°C', 'Lima: 4°C'])
@@ -79,7 +73,7 @@ describe('@anthropic-ai/sdk client, Messages', () => {
     ]
     await withReplay([{ kind: 'sse', events, namedEvents: true }, { kind: 'json', body: FINAL }], async (server) => {
       const anthropic = client(server.origin)
-      const declared = toAnthropicTools(tools.ctx.tools.describe())
+      const declared = toAnthropicTools(toolsOf().ctx.tools.describe())
       const accumulator = new AnthropicStreamAccumulator({ nameMap: declared.nameMap })
       for await (const event of await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages: [USER], tools: declared.tools, stream: true })) accumulator.push(event)
       const parsed = accumulator.result()
@@ -102,7 +96,7 @@ describe('@anthropic-ai/sdk client, Messages', () => {
   test('recorded stream cut by max_tokens (E10): nothing runs; the tool_use goes back with {} and an is_error result', async () => {
     await withReplay([{ kind: 'sse', events: recorded('E10'), namedEvents: true }, { kind: 'json', body: FINAL }], async (server) => {
       const anthropic = client(server.origin)
-      const declared = toAnthropicTools(tools.ctx.tools.describe())
+      const declared = toAnthropicTools(toolsOf().ctx.tools.describe())
       const accumulator = new AnthropicStreamAccumulator()
       for await (const event of await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages: [USER], tools: declared.tools, stream: true })) accumulator.push(event)
       const parsed = accumulator.result()
@@ -124,7 +118,7 @@ describe('@anthropic-ai/sdk client, Messages', () => {
     )
     await withReplay([{ kind: 'json', body }, { kind: 'json', body: FINAL }], async (server) => {
       const anthropic = client(server.origin)
-      const declared = toAnthropicTools(tools.ctx.tools.describe())
+      const declared = toAnthropicTools(toolsOf().ctx.tools.describe())
       const parsed = parseAnthropicMessage(await anthropic.messages.create({ model: MODEL, max_tokens: 1024, messages: [USER], tools: declared.tools }))
       expect(parsed.calls.map((c) => c.callId)).toEqual(['toolu_d', 'toolu_d_2'])
       await step(anthropic, parsed, declared)

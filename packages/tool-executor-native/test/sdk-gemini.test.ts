@@ -4,28 +4,22 @@
  * (with every `thoughtSignature`) and the function responses go back through
  * `ai.models.generateContent`.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { GoogleGenAI, type Content } from '@google/genai'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { GeminiStreamAccumulator, parseGeminiResponse, toGeminiFunctionResponses, toGeminiModelContent, toGeminiTools, type ParsedToolCalls } from '../src/providers'
-import { recorded, texts, toolContext, withReplay } from './sdk-helpers'
+import { recorded, texts, useToolContext, withReplay } from './sdk-helpers'
 
 const MODEL = 'gemini-2.5-flash'
 const USER: Content = { role: 'user', parts: [{ text: 'Weather in Oslo and Lima, and 5!?' }] }
 const FINAL: JsonObject = { candidates: [{ content: { role: 'model', parts: [{ text: 'Done.' }] }, finishReason: 'STOP', index: 0 }] }
 
-let tools: Awaited<ReturnType<typeof toolContext>>
-beforeEach(async () => {
-  tools = await toolContext()
-})
-afterEach(async () => {
-  await tools.dispose()
-})
+const toolsOf = useToolContext()
 
 const client = (origin: string) => new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: origin, apiVersion: 'v1beta' } })
 
 async function step(ai: GoogleGenAI, parsed: ParsedToolCalls, declared: ReturnType<typeof toGeminiTools>) {
-  const { calls, results } = await tools.settle(parsed)
+  const { calls, results } = await toolsOf().settle(parsed)
   const contents = [USER, toGeminiModelContent(parsed), toGeminiFunctionResponses(calls, results, { nameMap: declared.nameMap })]
   return { results, final: await ai.models.generateContent({ model: MODEL, contents, config: { tools: [{ functionDeclarations: declared.tools }] } }) }
 }
@@ -34,7 +28,7 @@ describe('@google/genai client, generateContent', () => {
   test('recorded parallel calls without ids (E26): minted ids stay local, responses pair by name and order', async () => {
     await withReplay([{ kind: 'json', body: recorded('E26') }, { kind: 'json', body: FINAL }], async (server) => {
       const ai = client(server.origin)
-      const declared = toGeminiTools(tools.ctx.tools.describe())
+      const declared = toGeminiTools(toolsOf().ctx.tools.describe())
       const first = await ai.models.generateContent({ model: MODEL, contents: [USER], config: { tools: [{ functionDeclarations: declared.tools }] } })
       const parsed = parseGeminiResponse(first, { nameMap: declared.nameMap })
       expect(parsed.calls.map((c) => [c.callId, c.name, c.arguments])).toEqual([
@@ -67,7 +61,7 @@ describe('@google/genai client, generateContent', () => {
     ]
     await withReplay([{ kind: 'sse', events: chunks }, { kind: 'json', body: FINAL }], async (server) => {
       const ai = client(server.origin)
-      const declared = toGeminiTools(tools.ctx.tools.describe())
+      const declared = toGeminiTools(toolsOf().ctx.tools.describe())
       const accumulator = new GeminiStreamAccumulator({ nameMap: declared.nameMap })
       for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: [USER], config: { tools: [{ functionDeclarations: declared.tools }] } })) accumulator.push(chunk)
       const parsed = accumulator.result()
@@ -95,7 +89,7 @@ describe('@google/genai client, generateContent', () => {
     const cut: JsonObject = { candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { name: 'health', args: {} } }] }, finishReason: 'MAX_TOKENS' }] }
     await withReplay([{ kind: 'json', body: cut }, { kind: 'json', body: FINAL }], async (server) => {
       const ai = client(server.origin)
-      const declared = toGeminiTools(tools.ctx.tools.describe())
+      const declared = toGeminiTools(toolsOf().ctx.tools.describe())
       const parsed = parseGeminiResponse(await ai.models.generateContent({ model: MODEL, contents: [USER], config: { tools: [{ functionDeclarations: declared.tools }] } }))
       expect(parsed.status).toBe('truncated')
       await step(ai, parsed, declared)

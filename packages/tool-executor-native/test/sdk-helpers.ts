@@ -3,6 +3,7 @@
  * call, mounted on the native executor, and the recorded emissions themselves (the testkit's
  * copy of `provider_emissions.json`; provenance in its `fixtures/real/SOURCES.md`).
  */
+import { afterEach, beforeEach } from 'vitest'
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { providerEmission, startReplayServer, type ReplayResponse, type ReplayServer } from '@deepseek-ai/dsh-tool-testkit'
@@ -41,6 +42,22 @@ export async function toolContext(): Promise<{ ctx: Context; settle: (parsed: Pa
     ctx,
     settle: (parsed) => settleParsedCalls(parsed, (calls: readonly RawToolCall[]): Promise<readonly ToolResult[]> => ctx.tools.execute({ calls })),
     dispose: () => ctx.fiber.dispose(),
+  }
+}
+
+/** Registers hooks that give each test a fresh {@link toolContext} (disposed after it); read it with the returned getter. */
+export function useToolContext(): () => Awaited<ReturnType<typeof toolContext>> {
+  let current: Awaited<ReturnType<typeof toolContext>> | undefined
+  beforeEach(async () => {
+    current = await toolContext()
+  })
+  afterEach(async () => {
+    await current?.dispose()
+    current = undefined
+  })
+  return () => {
+    if (!current) throw new Error('useToolContext: read the context inside a test')
+    return current
   }
 }
 

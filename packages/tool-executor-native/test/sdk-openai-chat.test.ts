@@ -4,7 +4,7 @@
  * parsers, the batch runs through the registry, and our assistant turn and tool messages go back
  * through `client.chat.completions.create` — the request body the server receives is asserted.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import OpenAI from 'openai'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
@@ -17,26 +17,20 @@ import {
   toOpenAIChatTools,
   type ParsedToolCalls,
 } from '../src/providers'
-import { recorded, texts, toolContext, withReplay } from './sdk-helpers'
+import { recorded, texts, useToolContext, withReplay } from './sdk-helpers'
 
 const MODEL = 'gpt-4.1'
 const USER: ChatCompletionMessageParam = { role: 'user', content: 'Weather in Oslo and Lima, and the time in Oslo?' }
 const FINAL = { id: 'chatcmpl-final', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Done.' } }] }
 const chunk = (delta: JsonObject, finish: string | null = null): JsonObject => ({ id: 'chatcmpl-s', object: 'chat.completion.chunk', created: 0, model: MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })
 
-let tools: Awaited<ReturnType<typeof toolContext>>
-beforeEach(async () => {
-  tools = await toolContext()
-})
-afterEach(async () => {
-  await tools.dispose()
-})
+const toolsOf = useToolContext()
 
 const client = (origin: string) => new OpenAI({ apiKey: 'test-key', baseURL: `${origin}/v1`, maxRetries: 0 })
 
 /** One full step: parse → run → assistant turn + tool messages → the next request, through the SDK. */
 async function step(openai: OpenAI, parsed: ParsedToolCalls, declared: ReturnType<typeof toOpenAIChatTools>) {
-  const { calls, results } = await tools.settle(parsed)
+  const { calls, results } = await toolsOf().settle(parsed)
   const messages: ChatCompletionMessageParam[] = [USER, toOpenAIChatAssistantMessage(parsed), ...toOpenAIChatToolMessages(calls, results)]
   const final = await openai.chat.completions.create({ model: MODEL, messages, tools: declared.tools })
   return { calls, results, messages, final }
@@ -46,7 +40,7 @@ describe('openai client, Chat Completions', () => {
   test('recorded parallel calls (E02): declarations, three results and the assistant turn reach the server exactly', async () => {
     await withReplay([{ kind: 'json', body: recorded('E02') }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIChatTools(tools.ctx.tools.describe())
+      const declared = toOpenAIChatTools(toolsOf().ctx.tools.describe())
       const completion = await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools })
       const parsed = parseOpenAIChatCompletion(completion, { nameMap: declared.nameMap })
       expect(parsed.status).toBe('complete')
@@ -84,7 +78,7 @@ describe('openai client, Chat Completions', () => {
   test('recorded interleaved stream (E04): SDK chunks, unmodified, assemble by index', async () => {
     await withReplay([{ kind: 'sse', events: recorded('E04'), done: true }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIChatTools(tools.ctx.tools.describe())
+      const declared = toOpenAIChatTools(toolsOf().ctx.tools.describe())
       const stream = await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools, stream: true })
       const accumulator = new OpenAIChatStreamAccumulator({ nameMap: declared.nameMap })
       for await (const part of stream) accumulator.push(part)
@@ -121,7 +115,7 @@ describe('openai client, Chat Completions', () => {
     }
     await withReplay([{ kind: 'json', body: completion }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIChatTools(tools.ctx.tools.describe())
+      const declared = toOpenAIChatTools(toolsOf().ctx.tools.describe())
       const parsed = parseOpenAIChatCompletion(await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools }), { nameMap: declared.nameMap })
       expect(parsed.calls.map((c) => c.name)).toEqual(['health', 'math.factorial'])
       const { results } = await step(openai, parsed, declared)
@@ -149,7 +143,7 @@ describe('openai client, Chat Completions', () => {
     ]
     await withReplay([{ kind: 'sse', events, done: true }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIChatTools(tools.ctx.tools.describe())
+      const declared = toOpenAIChatTools(toolsOf().ctx.tools.describe())
       const accumulator = new OpenAIChatStreamAccumulator({ nameMap: declared.nameMap })
       for await (const part of await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools, stream: true })) accumulator.push(part)
       const parsed = accumulator.result()
@@ -195,7 +189,7 @@ describe('openai client, Chat Completions', () => {
     }
     await withReplay([{ kind: 'json', body: completion }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIChatTools(tools.ctx.tools.describe())
+      const declared = toOpenAIChatTools(toolsOf().ctx.tools.describe())
       const parsed = parseOpenAIChatCompletion(await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools }))
       expect(parsed.callIdChanges).toEqual([{ index: 1, pointer: '/choices/0/message/tool_calls/1/id', emitted: 'call_x', callId: 'call_x_2', reason: 'duplicate' }])
       await step(openai, parsed, declared)
@@ -213,7 +207,7 @@ describe('openai client, Chat Completions', () => {
     const completion = { id: 'd', object: 'chat.completion', created: 0, model: 'deepseek-chat', choices: [{ ...e19.choices[0], index: 0, message: { ...e19.choices[0].message, reasoning_content: 'List the docs folder.' } }] }
     await withReplay([{ kind: 'json', body: completion }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toDeepSeekTools(tools.ctx.tools.describe())
+      const declared = toDeepSeekTools(toolsOf().ctx.tools.describe())
       const parsed = parseOpenAIChatCompletion(await openai.chat.completions.create({ model: 'deepseek-chat', messages: [USER], tools: declared.tools }), { provider: 'deepseek', nameMap: declared.nameMap })
       expect(parsed.status).toBe('recovered')
       await step(openai, parsed, declared)

@@ -3,29 +3,23 @@
  * server on 127.0.0.1: SDK objects and stream events, unmodified, go to our parsers; the
  * assistant items and `function_call_output` items go back through `client.responses.create`.
  */
-import { afterEach, beforeEach, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import OpenAI from 'openai'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { OpenAIResponsesStreamAccumulator, parseOpenAIResponse, toOpenAIResponsesAssistantItems, toOpenAIResponsesOutputs, toOpenAIResponsesTools, type ParsedToolCalls } from '../src/providers'
-import { recorded, texts, toolContext, withReplay } from './sdk-helpers'
+import { recorded, texts, useToolContext, withReplay } from './sdk-helpers'
 
 const MODEL = 'gpt-5'
 const USER = { role: 'user' as const, content: 'Weather in Oslo?' }
 const response = (output: JsonObject[], status = 'completed'): JsonObject => ({ id: 'resp_1', object: 'response', created_at: 0, model: MODEL, status, output })
 const FINAL = response([{ type: 'message', id: 'msg_f', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }])
 
-let tools: Awaited<ReturnType<typeof toolContext>>
-beforeEach(async () => {
-  tools = await toolContext()
-})
-afterEach(async () => {
-  await tools.dispose()
-})
+const toolsOf = useToolContext()
 
 const client = (origin: string) => new OpenAI({ apiKey: 'test-key', baseURL: `${origin}/v1`, maxRetries: 0 })
 
 async function step(openai: OpenAI, parsed: ParsedToolCalls, declared: ReturnType<typeof toOpenAIResponsesTools>) {
-  const { calls, results } = await tools.settle(parsed)
+  const { calls, results } = await toolsOf().settle(parsed)
   const input = [USER, ...toOpenAIResponsesAssistantItems(parsed), ...toOpenAIResponsesOutputs(calls, results)]
   return { results, final: await openai.responses.create({ model: MODEL, input, tools: declared.tools }) }
 }
@@ -34,7 +28,7 @@ describe('openai client, Responses API', () => {
   test('recorded reasoning + function_call output (E05): the reasoning item and the call go back before the output, paired by call_id', async () => {
     await withReplay([{ kind: 'json', body: response(recorded('E05').output) }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIResponsesTools(tools.ctx.tools.describe())
+      const declared = toOpenAIResponsesTools(toolsOf().ctx.tools.describe())
       const first = await openai.responses.create({ model: MODEL, input: [USER], tools: declared.tools })
       const parsed = parseOpenAIResponse(first, { nameMap: declared.nameMap })
       const { results, final } = await step(openai, parsed, declared)
@@ -72,7 +66,7 @@ describe('openai client, Responses API', () => {
     ]
     await withReplay([{ kind: 'sse', events, namedEvents: true }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIResponsesTools(tools.ctx.tools.describe())
+      const declared = toOpenAIResponsesTools(toolsOf().ctx.tools.describe())
       const accumulator = new OpenAIResponsesStreamAccumulator({ nameMap: declared.nameMap })
       for await (const event of await openai.responses.create({ model: MODEL, input: [USER], tools: declared.tools, stream: true })) accumulator.push(event)
       const parsed = accumulator.result()
@@ -97,7 +91,7 @@ describe('openai client, Responses API', () => {
     const cut = { ...response([{ type: 'function_call', id: 'fc_w', call_id: 'call_w', name: 'write_file', arguments: '{"path": "a.md", "content": "x', status: 'incomplete' }], 'incomplete'), incomplete_details: { reason: 'max_output_tokens' } }
     await withReplay([{ kind: 'json', body: cut }, { kind: 'json', body: FINAL }], async (server) => {
       const openai = client(server.origin)
-      const declared = toOpenAIResponsesTools(tools.ctx.tools.describe())
+      const declared = toOpenAIResponsesTools(toolsOf().ctx.tools.describe())
       const parsed = parseOpenAIResponse(await openai.responses.create({ model: MODEL, input: [USER], tools: declared.tools }))
       expect(parsed.status).toBe('truncated')
       const { results } = await step(openai, parsed, declared)

@@ -116,7 +116,10 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
     const recovery = recoverTextCalls(input.text)
     const withoutText = base.turn.filter((part) => part.type !== 'text')
     if (recovery.errors.length > 0 || recovery.calls.length === 0) {
-      return deepFreeze({ ...base, status: 'malformed-markup' as const, calls: [] as const, truncated: [] as const, markupErrors: recovery.errors })
+      // Stray tokens only (e.g. a lone harmony `<|call|>`): still markup, still not an answer.
+      const markupErrors =
+        recovery.errors.length > 0 ? recovery.errors : leakedMarkup.map((leak) => ({ marker: leak.marker, offset: leak.offset, message: `${leak.marker} markup near ${JSON.stringify(leak.excerpt)} holds no complete tool call` }))
+      return deepFreeze({ ...base, status: 'malformed-markup' as const, calls: [] as const, truncated: [] as const, markupErrors })
     }
     const used = new Set<string>()
     const recovered: RecoveredCall[] = []

@@ -50,14 +50,11 @@ export function recoverTextCalls(text: string): TextRecovery {
   const calls: TextCall[] = []
   const errors: MarkupError[] = []
   const spans: [number, number][] = []
-  const take = (offset: number, end: number): void => {
-    spans.push([offset, end])
-  }
 
   for (const match of text.matchAll(DSML_BLOCK)) {
     const offset = match.index
     const end = offset + match[0].length
-    take(offset, end)
+    spans.push([offset, end])
     const parsed = parseDsmlBlock(match[2] as string)
     if (typeof parsed === 'string') errors.push({ marker: 'dsml', offset, message: `DSML tool-call block: ${parsed}` })
     else for (const call of parsed) calls.push({ marker: 'dsml', offset, end, ...call })
@@ -65,7 +62,7 @@ export function recoverTextCalls(text: string): TextRecovery {
   for (const match of text.matchAll(HERMES_BLOCK)) {
     const offset = match.index
     const end = offset + match[0].length
-    take(offset, end)
+    spans.push([offset, end])
     const parsed = parseHermesBody(match[1] as string)
     if (typeof parsed === 'string') errors.push({ marker: 'hermes', offset, message: `<tool_call> block: ${parsed}` })
     else calls.push({ marker: 'hermes', offset, end, ...parsed })
@@ -74,7 +71,7 @@ export function recoverTextCalls(text: string): TextRecovery {
     const offset = match.index
     const end = offset + match[0].length
     if (match[0] === '') continue
-    take(offset, end)
+    spans.push([offset, end])
     const body = (match[2] as string).trim()
     const state = classifyArguments(body)
     let value: unknown

@@ -14,8 +14,10 @@ export interface SettledCalls {
 
 /**
  * Runs `parsed.calls` through `execute` (typically `(calls) => ctx.tools.execute({ calls })`)
- * when the response is complete; when it was cut, runs nothing and returns
- * {@link truncatedCallResults} for every emitted call. An empty batch does not call `execute`.
+ * when the response is `complete` or `recovered` (calls recovered from text run like any
+ * other); when it was cut (`truncated`), runs nothing and returns {@link truncatedCallResults}
+ * for every emitted call. An empty batch — a final answer, or `malformed-markup`, which a loop
+ * answers with `markupErrorMessage` — does not call `execute` and returns no calls.
  *
  * @example
  * const { calls, results } = await settleParsedCalls(parsed, (calls) => ctx.tools.execute({ calls }))

@@ -8,6 +8,7 @@
 import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import type { NameMap } from '../names'
 import { modelBlocks, pairResults, textWithImageLines } from '../results'
+import { RECOVERED_CALL_ID_PREFIX } from '../finalize'
 import { GEMINI_CALL_ID_PREFIX } from './parse'
 
 /** A `functionResponse` part. */
@@ -44,7 +45,8 @@ export interface GeminiResultOptions {
  * @throws ResultPairingError when calls and results do not pair one to one.
  */
 export function toGeminiFunctionResponses(calls: readonly RawToolCall[], results: readonly ToolResult[], options: GeminiResultOptions = {}): GeminiFunctionResponseContent {
-  const minted = new RegExp(`^${escapeRegExp(options.idPrefix ?? GEMINI_CALL_ID_PREFIX)}\\d+$`)
+  // Minted ids (and ids of calls recovered from text) were never sent by Gemini: not echoed.
+  const minted = new RegExp(`^(?:${escapeRegExp(options.idPrefix ?? GEMINI_CALL_ID_PREFIX)}|${RECOVERED_CALL_ID_PREFIX})\\d+$`)
   const imageParts: GeminiResultPart[] = []
   let imageCount = 0
   const parts: GeminiResultPart[] = pairResults(calls, results).map(({ call, result }) => {

@@ -1,0 +1,96 @@
+/**
+ * The agent loop: declare → request → parse → execute through the registry → assistant turn +
+ * tool results → next request, until a final answer or the step limit. It speaks Chat
+ * Completions through the official `openai` client, so it works with any OpenAI-compatible
+ * endpoint (OpenAI, DeepSeek, vLLM, llama.cpp's server, Ollama).
+ */
+import OpenAI from 'openai'
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import { Context } from 'cordis'
+import { ToolRegistry, type ToolResult } from '@deepseek-ai/dsh-tools'
+import {
+  NativeExecutor,
+  markupErrorMessage,
+  parseOpenAIChatCompletion,
+  settleParsedCalls,
+  toOpenAIChatAssistantMessage,
+  toOpenAIChatToolMessages,
+  toOpenAICompatibleTools,
+} from '@deepseek-ai/dsh-tool-executor-native'
+import { registerTools } from './tools'
+
+/** What the loop needs: where to send requests and how to print. */
+export interface AgentOptions {
+  readonly baseURL: string
+  readonly apiKey: string
+  readonly model: string
+  readonly prompt: string
+  /** Requests at most (default 8). */
+  readonly maxSteps?: number
+  readonly print?: (line: string) => void
+}
+
+/** How the run ended: a final answer, or the step limit. */
+export type AgentOutcome = { readonly kind: 'answer'; readonly text: string; readonly steps: number } | { readonly kind: 'step-limit'; readonly steps: number }
+
+/** Runs the loop once; throws what the client throws (HTTP errors, connection errors). */
+export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
+  const print = options.print ?? ((line: string) => console.log(line))
+  const ctx = new Context()
+  await ctx.plugin(ToolRegistry, {})
+  await ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
+  registerTools(ctx.tools)
+  try {
+    const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 1 })
+    // Declarations for OpenAI-compatible servers: portable schemas, names mapped reversibly.
+    const declared = toOpenAICompatibleTools(ctx.tools.describe())
+    print(`tools: ${declared.tools.map((t) => t.function.name).join(', ')}`)
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: options.prompt }]
+    print(`user: ${options.prompt}`)
+    const maxSteps = options.maxSteps ?? 8
+    for (let step = 1; step <= maxSteps; step++) {
+      const completion = await client.chat.completions.create({ model: options.model, messages, tools: declared.tools })
+      const parsed = parseOpenAIChatCompletion(completion, { provider: 'openai-compatible', nameMap: declared.nameMap })
+      print(`step ${step}: ${parsed.status}, finish ${parsed.finish.raw ?? parsed.finish.kind}, ${parsed.calls.length || parsed.truncated.length} call(s)`)
+      if (parsed.status === 'complete' && parsed.calls.length === 0) {
+        print(`answer: ${parsed.text}`)
+        return { kind: 'answer', text: parsed.text, steps: step }
+      }
+      const text = toOpenAIChatAssistantMessage(parsed).content
+      if (text) print(`  assistant: ${oneLine(text)}`)
+      // The assistant turn goes into the history as the model produced it, with the ids the
+      // results use (minted, de-duplicated, or recovered from text).
+      messages.push(toOpenAIChatAssistantMessage(parsed))
+      if (parsed.status === 'malformed-markup') {
+        const note = markupErrorMessage(parsed)
+        print(`  markup: ${oneLine(note)}`)
+        messages.push({ role: 'user', content: note })
+        continue
+      }
+      if (parsed.status === 'recovered') print(`  recovered ${parsed.recovered.length} call(s) from ${[...new Set(parsed.recovered.map((r) => r.marker))].join(', ')} markup in the text`)
+      const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+      calls.forEach((call, i) => print(`  ${call.callId} ${call.name}(${shortArgs(call.arguments)}) → ${outcome(results[i])}`))
+      messages.push(...toOpenAIChatToolMessages(calls, results, { images: 'omit' }))
+    }
+    print(`step limit (${maxSteps}) reached without a final answer`)
+    return { kind: 'step-limit', steps: maxSteps }
+  } finally {
+    await ctx.fiber.dispose()
+  }
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line
+}
+
+function shortArgs(args: unknown): string {
+  const text = typeof args === 'string' ? args : JSON.stringify(args)
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text
+}
+
+function outcome(result: ToolResult | undefined): string {
+  if (!result) return '(no result)'
+  const text = oneLine(result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' '))
+  return result.isError ? `error ${result.error.info?.code ?? ''}: ${text}` : text
+}

@@ -1,0 +1,88 @@
+/**
+ * The agent example: offline by default (bundled replay server), any OpenAI-compatible endpoint
+ * with `--base-url`/`--model` and the key from `OPENAI_API_KEY`; exits 0 after an answer.
+ */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+import { startReplayServer, type ReplayResponse } from '@deepseek-ai/dsh-tool-testkit'
+import { main } from '../src/main'
+
+const root = fileURLToPath(new URL('../../../', import.meta.url))
+const completion = (message: object, finish: string) => ({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', ...message } }] })
+
+async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  const lines: string[] = []
+  const code = await main(argv, env, (line) => lines.push(line))
+  return { code, lines }
+}
+
+describe('examples/agent', () => {
+  test('offline by default: three recorded steps — parallel calls, calls recovered from DSML text, the answer — and exit 0', async () => {
+    const { code, lines } = await run([])
+    expect(code).toBe(0)
+    expect(lines[0]).toMatch(/^endpoint: offline replay server http:\/\/127\.0\.0\.1:\d+\/v1 \(no network\)$/)
+    expect(lines.slice(1)).toEqual([
+      'tools: get_weather, math_factorial',
+      'user: What is the weather in Oslo and in Lima (in fahrenheit), and what is 5 factorial?',
+      'step 1: complete, finish tool_calls, 2 call(s)',
+      "  assistant: I'll check the weather and compute the factorial.",
+      '  call_1 get_weather({"city": "Oslo"}) → Oslo: 4°C',
+      '  call_2 math.factorial({"n": 5}) → 5! = 120',
+      'step 2: recovered, finish stop, 1 call(s)',
+      '  assistant: Now Lima.',
+      '  recovered 1 call(s) from dsml markup in the text',
+      '  text_call_0 get_weather({"city":"Lima","unit":"fahrenheit"}) → Lima: 66°F',
+      'step 3: complete, finish stop, 0 call(s)',
+      'answer: Oslo is 4°C, Lima is 66°F, and 5! = 120.',
+    ])
+  })
+
+  test('--base-url, --model and OPENAI_API_KEY: the requests carry them, the history carries the turn and the results; malformed markup is answered, not taken as the answer', async () => {
+    const script: ReplayResponse[] = [
+      { kind: 'json', body: completion({ content: '<tool_call>{"name": "get_weather", "arguments": {"city": </tool_call>' }, 'stop') },
+      { kind: 'json', body: completion({ content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] }, 'tool_calls') },
+      { kind: 'json', body: completion({ content: 'Tokyo is 12°C.' }, 'stop') },
+    ]
+    const server = await startReplayServer(script)
+    try {
+      const { code, lines } = await run(['--base-url', `${server.origin}/v1`, '--model', 'deepseek-chat', '--prompt', 'Tokyo?'], { OPENAI_API_KEY: 'sk-test' })
+      expect(code).toBe(0)
+      expect(lines.at(-1)).toBe('answer: Tokyo is 12°C.')
+      expect(lines).toContain('step 1: malformed-markup, finish stop, 0 call(s)')
+      expect(server.requests.map((r) => [r.path, r.headers.authorization, (r.body as { model: string }).model])).toEqual([
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
+      ])
+      const messages = (server.requests[2]?.body as { messages: { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }[] }).messages
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool'])
+      expect(String(messages[2]?.content).startsWith('Your last message wrote tool calls as text, and they could not be run: <tool_call> block: the body is not complete JSON')).toBe(true)
+      expect(messages[3]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] })
+      expect(messages[4]).toEqual({ role: 'tool', tool_call_id: 'call_a', content: 'Tokyo: 12°C' })
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('the step limit ends the run with exit 0; a missing key with --base-url is exit 1 before any request', async () => {
+    const server = await startReplayServer(() => ({ kind: 'json', body: completion({ content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'math_factorial', arguments: '{"n":3}' } }] }, 'tool_calls') }))
+    try {
+      const limited = await run(['--base-url', `${server.origin}/v1`, '--max-steps', '2'], { OPENAI_API_KEY: 'k' })
+      expect(limited.code).toBe(0)
+      expect(limited.lines.at(-1)).toBe('step limit (2) reached without a final answer')
+      expect(server.requests).toHaveLength(2)
+      const noKey = await run(['--base-url', `${server.origin}/v1`])
+      expect(noKey).toEqual({ code: 1, lines: ["error: set OPENAI_API_KEY to the endpoint's API key"] })
+      expect(server.requests).toHaveLength(2)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('the README command runs as a process and exits 0', () => {
+    const child = spawnSync(`${root}node_modules/.bin/tsx`, ['--conditions=dsh-source', 'examples/agent/src/main.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 60_000 })
+    expect(child.status).toBe(0)
+    expect(child.stdout.trimEnd().split('\n').at(-1)).toBe('answer: Oslo is 4°C, Lima is 66°F, and 5! = 120.')
+  })
+})
