@@ -119,6 +119,9 @@ const cases: HostileCase[] = [
   {
     name: 'console.log flood',
     program: 'for (;;) console.log("spam spam spam")',
+    // The output limit ends it within a few hundred lines; a generous compute budget keeps a
+    // loaded machine (the worker descheduled mid-loop) from reaching the 100 ms limit first.
+    limits: { computeMs: 10_000 },
     expect: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded by printed lines' },
     check: (out) => expect(out.logs.join('\n').length).toBeLessThanOrEqual(4_096),
   },
