@@ -38,7 +38,7 @@ describe('formatCall', () => {
         args: '{"path":"docs/summary.md","content":"Refunded: ORD-1002"}',
         isError: true,
         code: 'TOOL_DENIED',
-        content: [{ type: 'text', text: 'Error: Tool "write_file" was denied: the demo workspace is read-only' }],
+        content: [{ type: 'text', text: 'Error: the demo workspace is read-only' }],
       },
       {},
       plain,
@@ -46,7 +46,7 @@ describe('formatCall', () => {
     expect(lines).toEqual([
       '  call_13   write_file               {"path":"docs/summary.md","conten… TOOL_DENIED               —',
       '            args {"path":"docs/summary.md","content":"Refunded: ORD-1002"}',
-      '            │ Error: Tool "write_file" was denied: the demo workspace is read-only',
+      '            │ Error: the demo workspace is read-only',
     ])
   })
 

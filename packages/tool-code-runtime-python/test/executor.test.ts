@@ -137,7 +137,7 @@ describe('Python sub-calls: approvals and timeouts', () => {
     const [r] = await h.execute([runCode(program)], { log })
     expect(outcome(r!)).toEqual({
       code: 'ok',
-      text: "{'text': 'first'}\necho | Tool \"echo\" was not approved: not today\nhang | tool call timed out after 50ms",
+      text: "{'text': 'first'}\necho | not today\nhang | tool call timed out after 50ms",
     })
     expect(asked).toBe(2)
     expect(log.ofType('tool/code-dispatch').map((e) => [e.callId, e.isError ? e.error?.info?.code : 'ok'])).toEqual([
