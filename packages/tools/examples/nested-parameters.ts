@@ -61,4 +61,4 @@ for (const r of results) console.log(r.callId, r.content)
 // c1 [ { type: 'text', text: 'Opened issue #42' } ]
 // c2 → INVALID_ARGS, every violation with its JSON pointer:
 // Error: Invalid arguments for tool "create_issue": /assignee/login: is required;
-//   /assignee/name: is not allowed; /checklist/0/text: is required
+//   /assignee/name: is not a declared key (declared: "login", "team"); /checklist/0/text: is required
