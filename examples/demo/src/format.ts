@@ -1,6 +1,7 @@
 /**
  * Console formatting for the demo (colours only on a TTY).
  */
+import type { Context } from 'cordis'
 import type { JsonValue, ToolResult } from '@deepseek-ai/dsh-tools'
 
 const tty = process.stdout.isTTY === true
@@ -28,4 +29,22 @@ export function preview(result: ToolResult): string {
 export function shortArgs(args: string | JsonValue): string {
   const text = typeof args === 'string' ? (args === '' ? '""' : args) : JSON.stringify(args)
   return text.length > 42 ? `${text.slice(0, 41)}…` : text
+}
+
+/**
+ * Records when each body started and ended (ms, `performance.now()`), by call id, through a
+ * `tools/execute` wrapper on `ctx`.
+ */
+export function timeBodies(ctx: Context): Map<string, { start: number; end?: number }> {
+  const timing = new Map<string, { start: number; end?: number }>()
+  ctx.on('tools/execute', async (exec, next) => {
+    const entry: { start: number; end?: number } = { start: performance.now() }
+    timing.set(exec.callId, entry)
+    try {
+      return await next()
+    } finally {
+      entry.end = performance.now()
+    }
+  })
+  return timing
 }

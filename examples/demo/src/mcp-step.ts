@@ -17,7 +17,7 @@ import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge } from '@deepseek-ai/dsh-tool-mcp'
 import { chat, type RecordedStep } from './recorded'
 import { stepToBatch } from './wire'
-import { bold, dim, formatMs, outcomeLabel, preview, shortArgs } from './format'
+import { bold, dim, formatMs, outcomeLabel, preview, shortArgs, timeBodies } from './format'
 
 /** The recorded model steps against the MCP server's tools (prefixed `fs__`). */
 export const MCP_STEPS: readonly RecordedStep[] = [
@@ -128,16 +128,7 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
   const readOnly = native.ctx.tools.definitions().filter((d) => mcpToolInfo(d)?.annotations.readOnlyHint === true).length
   console.log(dim(`  ${readOnly} read-only (parallel-safe, allowed), ${status.tools.length - readOnly} modifying (denied by the read-only policy)\n`))
 
-  const timing = new Map<string, { start: number; end?: number }>()
-  native.ctx.on('tools/execute', async (exec, next) => {
-    const entry: { start: number; end?: number } = { start: performance.now() }
-    timing.set(exec.callId, entry)
-    try {
-      return await next()
-    } finally {
-      entry.end = performance.now()
-    }
-  })
+  const timing = timeBodies(native.ctx)
   const outcomes: string[] = []
   for (const [i, step] of MCP_STEPS.entries()) {
     console.log(`${bold(`MCP step ${i + 1}`)}  ${step.title}`)

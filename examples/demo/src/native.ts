@@ -7,7 +7,7 @@ import { NativeExecutor, truncatedCallResults } from '@deepseek-ai/dsh-tool-exec
 import { bootDeployment } from './deployment'
 import { RECORDED_STEPS, TASK } from './recorded'
 import { stepToBatch, resultsToMessages } from './wire'
-import { bold, dim, formatMs, outcomeLabel, preview, shortArgs } from './format'
+import { bold, dim, formatMs, outcomeLabel, preview, shortArgs, timeBodies } from './format'
 
 /** What the native run leaves for the comparison with PTC. */
 export interface NativeRun {
@@ -21,17 +21,7 @@ export interface NativeRun {
 export async function runNative(root: string): Promise<NativeRun> {
   const { ctx, agent, log } = await bootDeployment(root, (c) => c.plugin(NativeExecutor, { maxParallelCalls: 4 }))
 
-  // Timing: a tools/execute wrapper records when each body started and ended.
-  const timing = new Map<string, { start: number; end?: number }>()
-  ctx.on('tools/execute', async (exec, next) => {
-    const entry: { start: number; end?: number } = { start: performance.now() }
-    timing.set(exec.callId, entry)
-    try {
-      return await next()
-    } finally {
-      entry.end = performance.now()
-    }
-  })
+  const timing = timeBodies(ctx)
 
   console.log(bold('dsh-tools demo — native executor'))
   console.log(`Task: ${TASK}`)
