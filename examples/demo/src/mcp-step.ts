@@ -17,13 +17,13 @@ import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge } from '@deepseek-ai/dsh-tool-mcp'
 import { chat, type RecordedStep } from './recorded'
 import { stepToBatch } from './wire'
-import { bold, dim, formatMs, outcomeLabel, preview, shortArgs } from './format'
+import { callView, formatCall, formatMs, paragraph, preview, stepHeader, style } from './format'
 
 /** The recorded model steps against the MCP server's tools (prefixed `fs__`). */
 export const MCP_STEPS: readonly RecordedStep[] = [
   {
     title: 'Explore through MCP (parallel calls, "" arguments for a zero-argument tool)',
-    source: 'E02 (OpenAI parallel tool_calls) + E12 (empty-string arguments), retargeted at server-filesystem',
+    basis: 'an OpenAI parallel tool_calls response; "" as the arguments of a zero-argument tool; retargeted at server-filesystem',
     provider: 'openai-chat',
     payload: chat('chatcmpl-mcp-1', 'tool_calls', [
       ['mcp_01', 'fs__list_allowed_directories', ''],
@@ -33,7 +33,7 @@ export const MCP_STEPS: readonly RecordedStep[] = [
   },
   {
     title: 'Read, a denied write, a path outside the workspace, a missing argument',
-    source: 'E07 (Anthropic parallel tool_use) + calls.sample.json filesystem /etc/passwd',
+    basis: 'an Anthropic response with parallel tool_use blocks; a path traversal recorded against the MCP filesystem server',
     provider: 'anthropic',
     payload: {
       id: 'msg_mcp_2',
@@ -123,25 +123,17 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
   const hide = (text: string): string => text.split(root).join('<workspace>')
   const native = await boot(root, 'native')
   const status = native.bridge.server('fs')!
+  const { bold, dim } = style
   console.log(bold('dsh-tools demo — MCP: server-filesystem over stdio (native, then PTC)'))
-  console.log(`Server: ${status.serverInfo?.name ?? '?'} ${status.serverInfo?.version ?? ''} · state ${status.state} · pid ${status.pid ?? '—'} · ${status.tools.length} tools registered as fs__<tool>`)
+  for (const line of paragraph(`Server: ${status.serverInfo?.name ?? '?'} ${status.serverInfo?.version ?? ''} · state ${status.state} · pid ${status.pid ?? '—'} · ${status.tools.length} tools registered as fs__<tool>`)) console.log(line)
   const readOnly = native.ctx.tools.definitions().filter((d) => mcpToolInfo(d)?.annotations.readOnlyHint === true).length
-  console.log(dim(`  ${readOnly} read-only (parallel-safe, allowed), ${status.tools.length - readOnly} modifying (denied by the read-only policy)\n`))
+  for (const line of paragraph(`${readOnly} read-only (parallel-safe, allowed), ${status.tools.length - readOnly} modifying (denied by the read-only policy)`, 2)) console.log(dim(line))
+  console.log()
 
-  const timing = new Map<string, { start: number; end?: number }>()
-  native.ctx.on('tools/execute', async (exec, next) => {
-    const entry: { start: number; end?: number } = { start: performance.now() }
-    timing.set(exec.callId, entry)
-    try {
-      return await next()
-    } finally {
-      entry.end = performance.now()
-    }
-  })
+  const timing = timeBodies(native.ctx)
   const outcomes: string[] = []
   for (const [i, step] of MCP_STEPS.entries()) {
-    console.log(`${bold(`MCP step ${i + 1}`)}  ${step.title}`)
-    console.log(dim(`        ${step.provider} payload · derived from ${step.source}`))
+    for (const line of stepHeader(`MCP step ${i + 1}`, step.title, [`${step.provider} payload: ${step.basis}`])) console.log(line)
     const parsed = stepToBatch(step)
     const calls: readonly RawToolCall[] = parsed.status === 'complete' ? parsed.calls : parsed.truncated
     const t0 = performance.now()
@@ -150,11 +142,13 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
     for (const [j, result] of results.entries()) {
       const call = calls[j]!
       const t = timing.get(call.callId)
-      const took = t?.end === undefined ? '    —   ' : formatMs(t.end - t.start)
       outcomes.push(`${call.callId} ${result.isError ? result.error.info?.code : 'ok'}`)
-      console.log(`  ${call.callId.padEnd(9)} ${call.name.padEnd(28)} ${shortArgs(call.arguments).padEnd(44)} ${outcomeLabel(result).padEnd(26)} ${took}  ${hide(preview(result))}`)
+      const view = callView(call, result, t?.end === undefined ? undefined : t.end - t.start)
+      const shown = { ...view, content: view.content.map((b) => (b.type === 'text' ? { ...b, text: hide(b.text) } : b)) }
+      for (const line of formatCall(shown)) console.log(line)
     }
-    console.log(dim(`  → ${results.length} results in call order, ${formatMs(elapsed).trim()} for the batch\n`))
+    console.log(dim(`  → ${results.length} results in call order, ${formatMs(elapsed).trim()} for the batch`))
+    console.log()
   }
   const nativePid = native.bridge.server('fs')!.pid
   await native.bridge.close()
@@ -164,12 +158,31 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
   const subCalls = ptc.log.ofType('tool/code-dispatch').map((e) => `${e.name} ${e.isError ? e.error?.info?.code : 'ok'}`)
   const programText = hide(result!.content.map((b) => (b.type === 'text' ? b.text : '')).join(''))
   console.log(bold('MCP through PTC (one program, the same server tools)'))
-  console.log(dim(`  ${subCalls.length} sub-calls: ${subCalls.join(', ')}`))
+  for (const line of paragraph(`${subCalls.length} sub-calls: ${subCalls.join(', ')}`, 2)) console.log(dim(line))
   console.log('  What the model sees:')
-  console.log(programText.replace(/^/gm, '    │ '))
+  for (const line of preview(programText, 40, '    ')) console.log(line)
   const ptcPid = ptc.bridge.server('fs')!.pid
   await ptc.bridge.close()
   const childrenEnded = !alive(nativePid) && !alive(ptcPid)
-  console.log(dim(`  server children ended after disposal: ${childrenEnded ? 'yes' : 'NO'}\n`))
+  console.log(dim(`  server children ended after disposal: ${childrenEnded ? 'yes' : 'NO'}`))
+  console.log()
   return { outcomes, tools: status.tools, programText, subCalls, childrenEnded }
+}
+
+/**
+ * Records when each body started and ended (ms, `performance.now()`), by call id, through a
+ * `tools/execute` wrapper on `ctx` (this step boots its own deployment, without the tracer).
+ */
+function timeBodies(ctx: Context): Map<string, { start: number; end?: number }> {
+  const timing = new Map<string, { start: number; end?: number }>()
+  ctx.on('tools/execute', async (exec, next) => {
+    const entry: { start: number; end?: number } = { start: performance.now() }
+    timing.set(exec.callId, entry)
+    try {
+      return await next()
+    } finally {
+      entry.end = performance.now()
+    }
+  })
+  return timing
 }

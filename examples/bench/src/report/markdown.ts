@@ -419,9 +419,9 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     out.push(`> **TODO — not measured in this run.** The PTC workload did not run: ${r.ptc.skipped}`)
   }
   out.push('')
-  out.push(renderPluginsSection(r.plugins))
   out.push(...renderPtcPython(r))
   out.push(...renderAtScale(r))
+  out.push(renderPluginsSection(r.plugins))
   out.push('## Optimisations')
   out.push('')
   out.push(options.optimisations.trim())
@@ -442,7 +442,7 @@ function signed(us: number): string {
 /** Section 6: each ecosystem plugin mounted and idle (also rendered on its own by `src/plugins-main.ts`). */
 export function renderPluginsSection(p: PluginsResult): string {
   const out: string[] = []
-  out.push('## 6. Plugins mounted and idle')
+  out.push('## 7. Plugins mounted and idle')
   out.push('')
   out.push(
     `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples. \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv). On a busy machine the fastest sample (a sample is the mean over its back-to-back runs) is the steadier estimate of the idle cost.`,

@@ -5,13 +5,14 @@
  * same in-process server (the SDK's `Server` on a linked in-memory transport), the same tool,
  * the same N sequential calls, rounds alternating between the two systems.
  */
+import os from 'node:os'
 import { Context } from 'cordis'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ToolRegistry, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, ToolRegistry, type RawToolCall } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
 import { createMcpBridge } from '@deepseek-ai/dsh-tool-mcp'
 import { summarize, type Summary } from '../stats'
@@ -38,6 +39,8 @@ export interface McpRow {
   readonly variant: McpVariant
   readonly bare: Summary
   readonly bridge: Summary
+  /** The same calls to a local tool with the same schema through the same pipeline (attribution: the pipeline's own cost). */
+  readonly local: Summary
   /** Median bridge ÷ median bare (target < 1.2). */
   readonly ratio: number
 }
@@ -47,6 +50,9 @@ export interface McpResult {
   readonly n: number
   readonly rounds: number
   readonly rows: readonly McpRow[]
+  /** 1-minute load average at the start, and the core count. */
+  readonly load: number
+  readonly cores: number
 }
 
 const POOL = 10
@@ -87,6 +93,16 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   await ctx.plugin(NativeExecutor, { maxParallelCalls: POOL })
   const bridge = await createMcpBridge(ctx, { servers: [{ name: 'bench', transport: 'custom', create: () => connectServer(parallel) }] })
   const calls: RawToolCall[] = Array.from({ length: plan.n }, (_, i) => ({ callId: `c${i}`, name: 'bench__add', arguments: JSON.stringify(args(i)) }))
+  ctx.tools.register(
+    defineRawTool({
+      name: 'local_add',
+      description: 'Adds two numbers.',
+      inputSchema: INPUT_SCHEMA,
+      execute: async (a) => String((a.a as number) + (a.b as number)),
+      ...(parallel ? { isConcurrencySafe: () => true } : {}),
+    }),
+  )
+  const localCalls = calls.map((c) => ({ ...c, name: 'local_add' }))
 
   const bareCall = async (i: number): Promise<void> => {
     const result = await bare.callTool({ name: 'add', arguments: args(i) })
@@ -105,9 +121,9 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     }
     return performance.now() - t0
   }
-  const runBridge = async (): Promise<number> => {
+  const runBridge = async (local = false): Promise<number> => {
     const t0 = performance.now()
-    const results = await ctx.tools.execute({ calls })
+    const results = await ctx.tools.execute({ calls: local ? localCalls : calls })
     const elapsed = performance.now() - t0
     for (let i = 0; i < plan.n; i++) {
       const r = results[i]!
@@ -118,13 +134,16 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
 
   const bareSamples: number[] = []
   const bridgeSamples: number[] = []
+  const localSamples: number[] = []
   try {
     for (let round = 0; round < plan.warmup + plan.rounds; round++) {
       // Alternate which system goes first, so drift in the machine's load hits both alike.
       const first = round % 2 === 0
       const x = first ? await runBare() : await runBridge()
       const y = first ? await runBridge() : await runBare()
+      const z = await runBridge(true)
       if (round < plan.warmup) continue
+      localSamples.push((z * 1000) / plan.n)
       bareSamples.push(((first ? x : y) * 1000) / plan.n)
       bridgeSamples.push(((first ? y : x) * 1000) / plan.n)
     }
@@ -135,12 +154,14 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const bareSummary = summarize(bareSamples)
   const bridgeSummary = summarize(bridgeSamples)
   const ratio = bridgeSummary.median / bareSummary.median
-  plan.log(`mcp ${variant}: bare callTool ${bareSummary.median.toFixed(1)} µs/call, bridge + pipeline ${bridgeSummary.median.toFixed(1)} µs/call, ratio ${ratio.toFixed(2)} (N=${plan.n}, ${plan.rounds} rounds)`)
-  return { variant, bare: bareSummary, bridge: bridgeSummary, ratio }
+  plan.log(`mcp ${variant}: bare callTool ${bareSummary.median.toFixed(1)} µs/call, bridge + pipeline ${bridgeSummary.median.toFixed(1)} µs/call, ratio ${ratio.toFixed(2)}; the pipeline alone (local tool) ${summarize(localSamples).median.toFixed(1)} µs/call (N=${plan.n}, ${plan.rounds} rounds)`)
+  const localSummary = summarize(localSamples)
+  return { variant, bare: bareSummary, bridge: bridgeSummary, local: localSummary, ratio }
 }
 
 /** Runs both variants; throws when either system returns a wrong answer. */
 export async function runMcp(plan: McpPlan): Promise<McpResult> {
+  const load = os.loadavg()[0]!
   const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
-  return { n: plan.n, rounds: plan.rounds, rows }
+  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length }
 }
