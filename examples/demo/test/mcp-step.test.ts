@@ -17,7 +17,7 @@ test('the MCP step replays its recorded calls and program against server-filesys
     expect(run.subCalls).toEqual(['fs__search_files ok', 'fs__read_text_file ok', 'fs__read_text_file ok', 'fs__write_file TOOL_DENIED'])
     expect(run.programText).toBe(
       [
-        'summary not written: Tool "fs__write_file" was denied: the demo workspace is read-only',
+        'summary not written: the demo workspace is read-only',
         JSON.stringify({ markdownFiles: ['intro.md', 'policies.md'], refundWindow: '- Refund window: 14 days after delivery.', refunded: ['ORD-1002'] }, null, 2),
       ].join('\n'),
     )

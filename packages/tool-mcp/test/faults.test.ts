@@ -242,7 +242,7 @@ describe('registration', () => {
     expect(mcpToolInfo(defs[1])).toEqual({ server: 'x', tool: 'wipe', title: 'Wipe everything', annotations: { readOnlyHint: false, destructiveHint: true }, structured: false })
     // A policy on destructiveHint, through the definition.
     h.ctx.on('tools/pre-execute', (exec, next) => (mcpToolInfo(exec.definition)?.annotations.destructiveHint === true ? { type: 'deny', reason: 'destructive MCP tools need a human' } : next()))
-    expect((await h.execute([call('x.wipe', {}), call('x.read', { path: 'p' })])).map(outcome)).toEqual(['TOOL_DENIED: Tool "x.wipe" was denied: destructive MCP tools need a human', 'ok: "r"'])
+    expect((await h.execute([call('x.wipe', {}), call('x.read', { path: 'p' })])).map(outcome)).toEqual(['TOOL_DENIED: destructive MCP tools need a human', 'ok: "r"'])
   })
 
   test('a name collision between servers is a clear error naming both; the first server keeps its tools', async () => {

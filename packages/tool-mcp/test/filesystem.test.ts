@@ -64,7 +64,7 @@ test('read, list and search run; writes are denied before they reach the server'
   expect(results[1]!.content).toEqual([{ type: 'text', text: '# Intro\nRefunds within 14 days.\n' }])
   const found = results[2]!.isError ? '' : (results[2]!.value as { content: string }).content
   expect(found.split('\n').sort()).toEqual([join(root, 'docs', 'faq.md'), join(root, 'docs', 'intro.md')])
-  expect(outcome(results[3])).toBe('TOOL_DENIED: Tool "fs__write_file" was denied: fs__write_file may modify the workspace; this agent is read-only')
+  expect(outcome(results[3])).toBe('TOOL_DENIED: fs__write_file may modify the workspace; this agent is read-only')
   // Outside the allowed directory: the server's own refusal, as an error result for that call.
   expect(outcome(results[4])).toMatch(/^MCP_TOOL_ERROR: .*Access denied - path outside allowed directories/)
   expect((await readdir(join(root, 'docs'))).sort()).toEqual(['faq.md', 'intro.md'])
@@ -91,7 +91,7 @@ return { markdownFiles: files.length, firstHeading: first.content.trim(), data: 
   expect(r!.content).toEqual([
     {
       type: 'text',
-      text: 'write refused: Tool "fs__write_file" was denied: fs__write_file may modify the workspace; this agent is read-only\n{\n  "markdownFiles": 2,\n  "firstHeading": "# Intro",\n  "data": "[FILE] orders.json"\n}',
+      text: 'write refused: fs__write_file may modify the workspace; this agent is read-only\n{\n  "markdownFiles": 2,\n  "firstHeading": "# Intro",\n  "data": "[FILE] orders.json"\n}',
     },
   ])
 })
