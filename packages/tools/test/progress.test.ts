@@ -59,6 +59,17 @@ async function boot(options: Parameters<typeof createHarness>[0] = {}): Promise<
   return { h, clock }
 }
 
+/** Boots, registers the long tool, records events, submits `ids` and lets their bodies start. */
+async function started(ids: readonly string[], options: Parameters<typeof createHarness>[0] = {}) {
+  const { h, clock } = await boot(options)
+  const { tool, ctl } = longTool()
+  h.ctx.tools.register(tool)
+  const { trace, events } = record(h.ctx)
+  const pending = h.execute(ids.map((id) => call('long', {}, id)))
+  await clock.flush()
+  return { h, clock, ctl, trace, events, pending }
+}
+
 describe('delivery and ordering', () => {
   test('the first update is delivered synchronously with the call, tool, parent-less ids and a frozen payload', async () => {
     const { h, clock } = await boot()
@@ -91,12 +102,7 @@ describe('delivery and ordering', () => {
   })
 
   test('two parallel calls: each call’s events precede its result, and results stay in model order', async () => {
-    const { h, clock } = await boot()
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { trace } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1'), call('long', {}, 'c2')])
-    await clock.flush()
+    const { clock, ctl, trace, pending } = await started(['c1', 'c2'])
     ctl.execs.get('c2')!.reportProgress({ progress: 10 })
     ctl.execs.get('c1')!.reportProgress({ progress: 1 })
     ctl.finish.get('c2')!('b')
@@ -126,12 +132,7 @@ describe('delivery and ordering', () => {
 
 describe('throttling (default 100 ms per call)', () => {
   test('updates inside the interval coalesce to the latest, delivered when the interval ends', async () => {
-    const { h, clock } = await boot()
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { events } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1')])
-    await clock.flush()
+    const { clock, ctl, events, pending } = await started(['c1'])
     const exec = ctl.execs.get('c1')!
     exec.reportProgress({ progress: 0 }) // t=0: delivered at once
     await clock.advance(10)
@@ -165,12 +166,7 @@ describe('throttling (default 100 ms per call)', () => {
   })
 
   test('each call is throttled on its own', async () => {
-    const { h, clock } = await boot()
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { trace } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1'), call('long', {}, 'c2')])
-    await clock.flush()
+    const { clock, ctl, trace, pending } = await started(['c1', 'c2'])
     ctl.execs.get('c1')!.reportProgress({ progress: 1 })
     ctl.execs.get('c2')!.reportProgress({ progress: 1 })
     ctl.execs.get('c1')!.reportProgress({ progress: 2 })
@@ -183,12 +179,7 @@ describe('throttling (default 100 ms per call)', () => {
   })
 
   test('progressIntervalMs: 0 delivers every update synchronously and arms no timer', async () => {
-    const { h, clock } = await boot({ registry: { progressIntervalMs: 0 } })
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { events } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1')])
-    await clock.flush()
+    const { clock, ctl, events, pending } = await started(['c1'], { registry: { progressIntervalMs: 0 } })
     for (let i = 0; i < 5; i++) ctl.execs.get('c1')!.reportProgress({ progress: i })
     expect(events.map((e) => e.progress)).toEqual([0, 1, 2, 3, 4])
     expect(clock.pending).toBe(0)
@@ -204,12 +195,7 @@ describe('throttling (default 100 ms per call)', () => {
 
 describe('no events after the result', () => {
   test('a held update is delivered before the result, and its timer is cleared', async () => {
-    const { h, clock } = await boot()
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { trace } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1')])
-    await clock.flush()
+    const { clock, ctl, trace, pending } = await started(['c1'])
     const exec = ctl.execs.get('c1')!
     exec.reportProgress({ progress: 1 })
     exec.reportProgress({ progress: 2, message: 'almost' })
@@ -221,12 +207,7 @@ describe('no events after the result', () => {
   })
 
   test('reports after the result (a retained view) are ignored', async () => {
-    const { h, clock } = await boot()
-    const { tool, ctl } = longTool()
-    h.ctx.tools.register(tool)
-    const { trace } = record(h.ctx)
-    const pending = h.execute([call('long', {}, 'c1')])
-    await clock.flush()
+    const { clock, ctl, trace, pending } = await started(['c1'])
     ctl.finish.get('c1')!('done')
     await clock.settle(pending)
     ctl.execs.get('c1')!.reportProgress({ progress: 9 })

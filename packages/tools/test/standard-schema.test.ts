@@ -156,7 +156,7 @@ describe('valibot', () => {
       name: 'search',
       description: 'Search.',
       parameters: schema,
-      toJsonSchema: (s) => valibotToJsonSchema(s as typeof schema),
+      toJsonSchema: valibotToJsonSchema,
       output: { schema: { type: 'null' }, render: () => [] },
       execute: () => null,
     })

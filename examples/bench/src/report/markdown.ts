@@ -445,12 +445,12 @@ export function renderPluginsSection(p: PluginsResult): string {
   out.push('## 7. Plugins mounted and idle')
   out.push('')
   out.push(
-    `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples. \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv). On a busy machine the fastest sample (a sample is the mean over its back-to-back runs) is the steadier estimate of the idle cost.`,
+    `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples of this process's **CPU time** (user + system, so time spent waiting for a core on a busy machine is not counted). \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv).`,
   )
   out.push('')
   out.push(
     table(
-      ['system', 'per call median', 'p25–p75', 'overhead vs baseline (median)', 'fastest sample', 'overhead vs baseline (fastest)'],
+      ['system', 'CPU per call (median)', 'p25–p75', 'overhead vs baseline (median)', 'fastest sample', 'overhead vs baseline (fastest)'],
       p.rows.map((row) => [
         row.system,
         `**${f(row.perCallUs.median)} µs**`,
