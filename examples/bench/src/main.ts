@@ -17,7 +17,12 @@ const resultsDir = new URL('results/', packageRoot)
 const docsDir = new URL('../../docs/', packageRoot)
 
 const started = performance.now()
-const results = await runBench({ smoke, build: bundled ? 'bundle' : 'source', log: (line) => console.log(`[bench] ${line}`) })
+const measuredResults = await runBench({ smoke, build: bundled ? 'bundle' : 'source', log: (line) => console.log(`[bench] ${line}`) })
+// A full run also records the regression guard's own measurement (floor and native pipeline
+// alone, alternating, best of 3): `bench:smoke` later measures the same way and compares.
+const guardBaseline = smoke ? undefined : await measureFloorRatios({ n: 1000, variants: ['sequential', 'parallel'], rounds: 7, attempts: 3 })
+const results = guardBaseline === undefined ? measuredResults : { ...measuredResults, guardRatios: [...guardBaseline].map(([variant, ratio]) => ({ variant, n: 1000, ratio, overheadUs: 0 })) }
+if (guardBaseline !== undefined) console.log(`[bench] regression guard baseline: ${[...guardBaseline].map(([v, r]) => `${v} ${r.toFixed(2)}×`).join(', ')}`)
 mkdirSync(resultsDir, { recursive: true })
 const resultFile = new URL(smoke ? 'smoke.json' : 'latest.json', resultsDir)
 writeFileSync(resultFile, `${JSON.stringify(results, null, 2)}\n`)

@@ -27,10 +27,15 @@ export interface RegressionCheck {
   readonly ok: boolean
 }
 
-/** The committed ratios at `n` from a results file (`results/latest.json`). */
+/**
+ * The committed ratios at `n` from a results file (`results/latest.json`): the guard baseline a
+ * full run measured the same way as the guard does (`guardRatios`: floor and pipeline alone), or,
+ * in an older file, the batch workload's ratios (measured among all five systems, where the
+ * others' garbage also lands in the floor's samples, so they read lower).
+ */
 export function committedRatios(resultsFile: URL | string, n: number): FloorRatio[] {
-  const parsed = JSON.parse(readFileSync(resultsFile, 'utf8')) as { batch?: { floorRatios?: FloorRatio[] } }
-  const ratios = parsed.batch?.floorRatios?.filter((r) => r.n === n) ?? []
+  const parsed = JSON.parse(readFileSync(resultsFile, 'utf8')) as { guardRatios?: FloorRatio[]; batch?: { floorRatios?: FloorRatio[] } }
+  const ratios = (parsed.guardRatios ?? parsed.batch?.floorRatios)?.filter((r) => r.n === n) ?? []
   if (ratios.length === 0) throw new Error(`no committed floor ratio at N=${n} in ${String(resultsFile)}`)
   return ratios
 }
@@ -63,7 +68,7 @@ export async function measureFloorRatios(options: { readonly n: number; readonly
           { id: 'floor', run: () => floor.step() },
           { id: 'dsh', run: () => ours.step() },
         ],
-        { rounds: options.rounds, warmup: 2, minSampleMs: 0 },
+        { rounds: options.rounds, warmup: 10, minSampleMs: 0 },
       )
       const median = (id: string): number => summarize(measured.find((m) => m.id === id)!.ms).median
       best = Math.min(best, median('dsh') / median('floor'))
