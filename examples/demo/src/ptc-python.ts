@@ -72,6 +72,7 @@ export async function runPtcPython(root: string, typescript: PtcRun): Promise<Pt
     console.log(bold('TypeScript vs Python (same task, same pipeline)'))
     console.log(`  program bytes:        TypeScript ${Buffer.byteLength(PROGRAM.trim())}, Python ${Buffer.byteLength(PYTHON_PROGRAM.trim())}`)
     console.log(`  model-facing results: TypeScript ${typescript.modelFacingBytes} bytes, Python ${bytes} bytes${text === typescript.text ? ' (byte-identical)' : ''}`)
+    console.log()
     return { text, subCalls: subCalls.map((e) => `${e.name} ${e.isError ? e.error?.info?.code : 'ok'}`), modelFacingBytes: bytes }
   } finally {
     runtime.dispose()
