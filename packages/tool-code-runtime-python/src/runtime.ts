@@ -28,8 +28,8 @@ import {
   MAX_MESSAGE_CHARS,
   messageOf,
   renderValue,
+  runPreflight,
   safeString,
-  validateLimits,
   type CodeLanguageFlavour,
   type CodeRuntime,
   type HostFunction,
@@ -151,13 +151,9 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
   const run = async (input: RunInput): Promise<RunOutput> => {
     activeRuns++
     try {
-      let limits: Readonly<Required<RunLimits>>
-      try {
-        limits = validateLimits(input.limits)
-      } catch (error) {
-        return { logs: [], error: { kind: 'exception', message: `invalid run limits: ${messageOf(error)}` } }
-      }
-      if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
+      const preflight = runPreflight(input)
+      if (!preflight.ok) return preflight.output
+      const limits = preflight.limits
       let worker: PyWorker
       try {
         worker = await acquire()
