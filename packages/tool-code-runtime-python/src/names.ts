@@ -10,7 +10,7 @@
  * lexicographic order of the original names) gets `_2`, `_3`, ….
  */
 import { resolveJsonPointer } from '@deepseek-ai/dsh-tools'
-import type { SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { compareCodeUnits, type SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
 
 /** Python's hard keywords (3.14): never valid identifiers. */
 export const PYTHON_KEYWORDS: ReadonlySet<string> = new Set([
@@ -38,7 +38,7 @@ export function pythonIdentifier(name: string, fallback: string): string {
 export function uniqueIdentifiers(names: readonly string[], fallback: string, taken: Iterable<string> = []): Map<string, string> {
   const used = new Set(taken)
   const out = new Map<string, string>()
-  for (const name of [...new Set(names)].sort(compare)) {
+  for (const name of [...new Set(names)].sort(compareCodeUnits)) {
     const base = pythonIdentifier(name, fallback)
     let id = base
     for (let i = 2; used.has(id); i++) id = `${base}_${i}`
@@ -128,9 +128,4 @@ export function argumentIdentifiers(schema: unknown): Map<string, string> {
   ))
     out.set(json, py)
   return out
-}
-
-/** Ordinal string comparison (UTF-16 code units), as the TypeScript SDK sorts. */
-export function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

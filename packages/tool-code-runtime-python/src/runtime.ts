@@ -15,16 +15,21 @@
  */
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { builtinModules, createRequire } from 'node:module'
+import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { build, type Plugin } from 'esbuild'
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import {
+  abortError,
+  bundleWorkerEntry,
+  clip,
+  lazyWorkerScript,
   MAX_MESSAGE_CHARS,
+  messageOf,
   renderValue,
-  validateLimits,
+  runPreflight,
+  safeString,
   type CodeLanguageFlavour,
   type CodeRuntime,
   type HostFunction,
@@ -146,13 +151,9 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
   const run = async (input: RunInput): Promise<RunOutput> => {
     activeRuns++
     try {
-      let limits: Readonly<Required<RunLimits>>
-      try {
-        limits = validateLimits(input.limits)
-      } catch (error) {
-        return { logs: [], error: { kind: 'exception', message: `invalid run limits: ${messageOf(error)}` } }
-      }
-      if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
+      const preflight = runPreflight(input)
+      if (!preflight.ok) return preflight.output
+      const limits = preflight.limits
       let worker: PyWorker
       try {
         worker = await acquire()
@@ -260,36 +261,12 @@ function snapshotKey(): string {
 
 // ---- the worker script ----------------------------------------------------------------------
 
-type WorkerScript = { readonly eval: true; readonly code: string } | { readonly eval: false; readonly url: URL }
-let script: Promise<WorkerScript> | undefined
-
 /** The worker's script: `worker.js` next to this file when built; bundled once from `worker.ts` (esbuild) when running from sources. */
-function workerScript(): Promise<WorkerScript> {
-  script ??= bundleWorker().catch((error: unknown) => {
-    script = undefined
-    throw error
-  })
-  return script
-}
-
-async function bundleWorker(): Promise<WorkerScript> {
+const workerScript = lazyWorkerScript(async () => {
   const here = import.meta.url
   if (!/\.[cm]?ts$/.test(new URL(here).pathname)) return { eval: false, url: new URL('./worker.js', here) }
-  const entry = fileURLToPath(new URL('./worker.ts', here))
-  const absolutePackages: Plugin = {
-    name: 'absolute-packages',
-    setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('node:') || builtinModules.includes(args.path)) return { path: args.path, external: true }
-        return { path: createRequire(args.importer).resolve(args.path), external: true }
-      })
-    },
-  }
-  const built = await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent', plugins: [absolutePackages] })
-  const file = built.outputFiles[0]
-  if (file === undefined) throw new Error(`bundling ${entry} produced no output`)
-  return { eval: true, code: file.text }
-}
+  return bundleWorkerEntry(fileURLToPath(new URL('./worker.ts', here)))
+})
 
 // ---- one worker -----------------------------------------------------------------------------
 
@@ -657,26 +634,4 @@ async function callHost(binding: HostFunction, name: string, py: string, arg: Js
   const bytes = Buffer.byteLength(text)
   if (bytes > valueBytes) return `E${JSON.stringify({ kind: 'limit', message: `the result of ${py} is ${bytes} bytes, over the valueBytes limit of ${valueBytes} bytes` })}`
   return `T${text}`
-}
-
-function abortError(signal: AbortSignal): RunError {
-  const reason: unknown = signal.reason
-  const detail = reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? `: ${reason.message}` : ''
-  return { kind: 'abort', message: `the run was aborted${detail}` }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : safeString(error)
-}
-
-function safeString(value: unknown): string {
-  try {
-    return String(value)
-  } catch {
-    return 'unknown error'
-  }
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (truncated)` : text
 }

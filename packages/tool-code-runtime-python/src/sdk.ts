@@ -19,8 +19,8 @@
  * Everything else is `Any`. Deterministic: the same set in any order gives byte-identical text;
  * never throws (a tool whose schemas cannot be rendered gets `**args: Any` → `Any`).
  */
-import type { SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { argumentIdentifiers, argumentSchema, compare, isPlainIdentifier, isObject, mergeAllOf, pythonToolNames, resolvePointer, type Schema } from './names'
+import { compareCodeUnits, pascalCase, schemaRefName, type SdkTool } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { argumentIdentifiers, argumentSchema, isPlainIdentifier, isObject, mergeAllOf, pythonToolNames, resolvePointer, type Schema } from './names'
 
 /** Nesting depth past which a schema is rendered as `Any` (as the TypeScript SDK's `MAX_DEPTH`). */
 export const PY_MAX_DEPTH = 24
@@ -45,7 +45,7 @@ const RESERVED = new Set(['Any', 'Literal', 'NotRequired', 'TypedDict', 'Unpack'
  * and `class tools:` with one `async def` per tool in lexicographic order of the tool names.
  */
 export function generatePythonSdk(tools: readonly SdkTool[]): string {
-  const sorted = [...tools].sort((a, b) => compare(nameOf(a), nameOf(b)))
+  const sorted = [...tools].sort((a, b) => compareCodeUnits(nameOf(a), nameOf(b)))
   const ids = new Map(pythonToolNames(sorted).map((t) => [t.name, t.py]))
   const classes = new ClassTable()
   const functions: string[] = []
@@ -60,7 +60,7 @@ function nameOf(tool: SdkTool): string {
 
 function renderTool(tool: SdkTool, py: string, classes: ClassTable): string {
   const doc = docstring(typeof tool.description === 'string' ? tool.description : '', '        ')
-  const base = pascal(py)
+  const base = pascalCase(py)
   const mark = classes.mark()
   try {
     const args = renderArgs(tool.parameters, base, classes)
@@ -248,7 +248,7 @@ class Renderer {
     const fields: { key: string; type: string; doc: string }[] = []
     for (const prop of Object.keys(properties)) {
       const sub = properties[prop]
-      const type = this.type(sub, `${name}${pascal(prop) || 'Field'}`, depth + 1)
+      const type = this.type(sub, `${name}${pascalCase(prop) || 'Field'}`, depth + 1)
       const description = isObject(sub) && typeof sub.description === 'string' ? sub.description : ''
       fields.push({ key: key(prop), type: required.has(prop) ? type : `NotRequired[${type}]`, doc: description })
     }
@@ -274,7 +274,7 @@ class Renderer {
     const expanding = this.expanding.get(ref)
     if (expanding !== undefined) {
       // A cycle: the outermost expansion of this ref becomes a named class, referenced by name.
-      expanding.name ??= this.classes.reserve(pascal(refName(ref)) || 'Schema')
+      expanding.name ??= this.classes.reserve(pascalCase(schemaRefName(ref)) || 'Schema')
       return JSON.stringify(expanding.name)
     }
     const entry: { name?: string } = {}
@@ -294,10 +294,6 @@ class Renderer {
 
 function nullable(schema: Schema, type: string): string {
   return schema.nullable === true && type !== 'Any' && type !== 'None' ? union([type, 'None']) : type
-}
-
-function refName(ref: string): string {
-  return ref === '#' ? 'Root' : (ref.split('/').pop() ?? '')
 }
 
 /** `Literal[...]` for the literal-capable values, unioned with the types of the others. */
@@ -321,14 +317,6 @@ function union(types: readonly string[]): string {
   const unique = [...new Set(types)]
   if (unique.length === 0) return 'Any'
   return unique.join(' | ')
-}
-
-function pascal(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter((w) => w !== '')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('')
 }
 
 /** Escapes text for a `"""` docstring: backslashes, quotes that would close it, control characters. */

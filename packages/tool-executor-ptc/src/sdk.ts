@@ -51,7 +51,7 @@ type Schema = { readonly [keyword: string]: unknown }
  * throws; a tool whose schemas cannot be rendered gets `(args?: unknown) => Promise<unknown>`.
  */
 export function generateSdk(tools: readonly SdkTool[]): string {
-  const sorted = [...tools].sort((a, b) => compare(safeName(a), safeName(b)))
+  const sorted = [...tools].sort((a, b) => compareCodeUnits(safeName(a), safeName(b)))
   const aliases = new AliasTable()
   const members: string[] = []
   for (const tool of sorted) {
@@ -80,7 +80,13 @@ function safeName(tool: SdkTool): string {
   return typeof tool?.name === 'string' ? tool.name : String(tool?.name)
 }
 
-function compare(a: string, b: string): number {
+/**
+ * Ordinal string comparison by UTF-16 code units (not locale-aware): how the generated SDK sorts
+ * tools and names. Exported so SDKs of other languages (the Python runtime's) order alike.
+ *
+ * @returns `-1`, `0` or `1`, for `Array.prototype.sort`.
+ */
+export function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
@@ -100,7 +106,7 @@ class AliasTable {
   nameFor(key: string, hint: string): { name: string; isNew: boolean } {
     const existing = this.byKey.get(key)
     if (existing !== undefined) return { name: existing, isNew: false }
-    let base = pascal(hint) || 'Schema'
+    let base = pascalCase(hint) || 'Schema'
     if (!/^[A-Za-z_$]/.test(base)) base = `T${base}`
     let name = base
     for (let i = 2; this.used.has(name) || RESERVED.has(name); i++) name = `${base}${i}`
@@ -257,7 +263,7 @@ class SchemaRenderer {
     const expanding = this.expanding.get(key)
     if (expanding !== undefined) {
       // A cycle: refer to a named alias; the outermost expansion of this ref defines it.
-      expanding.alias ??= this.aliases.nameFor(key, `${this.rootLabel.replace(/ (args|result)$/, '')} ${refName(ref)}`).name
+      expanding.alias ??= this.aliases.nameFor(key, `${this.rootLabel.replace(/ (args|result)$/, '')} ${schemaRefName(ref)}`).name
       return expanding.alias
     }
     const entry: { alias?: string } = {}
@@ -300,7 +306,12 @@ function resolvePointer(root: JsonSchemaNode, ref: string): unknown {
   return node
 }
 
-function refName(ref: string): string {
+/**
+ * The name a local `$ref` contributes to a generated type: `Root` for `#`, else its last JSON
+ * pointer segment as written (`#/$defs/node` → `node`; not percent- or `~`-decoded). Shared with
+ * SDKs of other languages so a recursive schema gets the same name in each.
+ */
+export function schemaRefName(ref: string): string {
   const last = ref.split('/').pop() ?? ''
   return ref === '#' ? 'Root' : last
 }
@@ -369,7 +380,12 @@ function propertyKey(name: string): string {
   return IDENTIFIER.test(name) ? name : JSON.stringify(name)
 }
 
-function pascal(text: string): string {
+/**
+ * PascalCase of `text`: split on every run of characters outside `[A-Za-z0-9]`, each word's first
+ * character upper-cased, the rest kept (`get_user-v2` → `GetUserV2`); `''` when nothing is left.
+ * How the generated SDK names types; shared with SDKs of other languages.
+ */
+export function pascalCase(text: string): string {
   return text
     .split(/[^A-Za-z0-9]+/)
     .filter((w) => w !== '')

@@ -601,14 +601,18 @@ function classify(description: string, memoryBytes: number, capReached: boolean)
   return { kind: 'exception', message: description }
 }
 
-/** The `abort` failure for `signal` (its reason's message when it is an Error other than AbortError). */
+/**
+ * The `abort` failure for `signal`: `{ kind: 'abort', message: 'the run was aborted' }`, with
+ * `: <reason message>` appended when the signal's reason is an Error other than an `AbortError`
+ * with a non-empty message. Code runtimes use it so every sandbox reports an abort alike.
+ */
 export function abortError(signal: AbortSignal): RunError {
   const reason: unknown = signal.reason
   const detail = reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? `: ${reason.message}` : ''
   return { kind: 'abort', message: `the run was aborted${detail}` }
 }
 
-/** The message of an error or the text of any thrown value. */
+/** The message of an error or the text of any thrown value (via {@link safeString}); never throws. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : safeString(error)
 }

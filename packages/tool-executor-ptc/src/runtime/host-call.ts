@@ -97,7 +97,7 @@ export function accessor(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? `tools.${name}` : `tools[${JSON.stringify(name)}]`
 }
 
-/** `String(value)`, or `unknown error` when that throws. */
+/** `String(value)`, or `unknown error` when that throws (a thrown value with a throwing `toString`). */
 export function safeString(value: unknown): string {
   try {
     return String(value)
@@ -106,7 +106,7 @@ export function safeString(value: unknown): string {
   }
 }
 
-/** `text` cut to `max` characters with a `… (truncated)` marker. */
+/** `text` cut to `max` characters (UTF-16 code units) with a `… (truncated)` marker; unchanged when it fits. */
 export function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max)}… (truncated)` : text
 }

@@ -38,6 +38,24 @@ import { WorkerPool } from './worker-host'
 export { MAX_MESSAGE_CHARS } from './execution'
 
 /**
+ * The checks every code runtime makes before it starts a program: the run's limits validated
+ * (`validateLimits`), then the signal. `{ ok: true, limits }` with the limits filled with their
+ * defaults, or `{ ok: false, output }` with the run's result: an `exception` failure
+ * `invalid run limits: <message>` for an invalid limit, the {@link abortError} failure when the
+ * signal is already aborted (no logs, no stats). Never throws.
+ */
+export function runPreflight(input: RunInput): { readonly ok: true; readonly limits: Readonly<Required<RunLimits>> } | { readonly ok: false; readonly output: RunOutput } {
+  let limits: Readonly<Required<RunLimits>>
+  try {
+    limits = validateLimits(input.limits)
+  } catch (error) {
+    return { ok: false, output: { logs: [], error: { kind: 'exception', message: `invalid run limits: ${messageOf(error)}` } } }
+  }
+  if (input.signal.aborted) return { ok: false, output: { logs: [], error: abortError(input.signal) } }
+  return { ok: true, limits }
+}
+
+/**
  * Where the QuickJS engine runs.
  *
  * - `worker` (default): in a `worker_threads` Worker per running program, reused across runs.
@@ -127,13 +145,9 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   let activeRuns = 0
 
   const start = async (input: RunInput, started: number): Promise<RunOutput> => {
-    let limits: Readonly<Required<RunLimits>>
-    try {
-      limits = validateLimits(input.limits)
-    } catch (error) {
-      return { logs: [], error: { kind: 'exception', message: `invalid run limits: ${messageOf(error)}` } }
-    }
-    if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
+    const preflight = runPreflight(input)
+    if (!preflight.ok) return preflight.output
+    const limits = preflight.limits
     const stripped = await stripProgramCached(input.program)
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }

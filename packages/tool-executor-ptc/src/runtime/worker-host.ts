@@ -18,10 +18,8 @@
  * entry: the cost of a run is two messages, of a sub-call two messages.
  */
 import { existsSync } from 'node:fs'
-import { builtinModules, createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { build, type Plugin } from 'esbuild'
 import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, messageOf } from './execution'
@@ -29,11 +27,7 @@ import { accessor, callBindingWithJson, clip, type HostReply } from './host-call
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
 import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
-
-/** How to start an engine worker. */
-type WorkerScript = { readonly eval: true; readonly code: string } | { readonly eval: false; readonly url: URL }
-
-let script: Promise<WorkerScript> | undefined
+import { bundleWorkerEntry, lazyWorkerScript, type WorkerScript } from './worker-script'
 
 /**
  * The worker's script. Running from TypeScript sources (tests, `tsx`), `worker-main.ts` and its
@@ -42,15 +36,7 @@ let script: Promise<WorkerScript> | undefined
  * flags. Running from built JavaScript, the worker loads this very module file (a bundle that
  * includes `worker-main`), which starts the engine loop when it sees its `workerData`.
  */
-function workerScript(): Promise<WorkerScript> {
-  script ??= bundleWorker().catch((error: unknown) => {
-    script = undefined
-    throw error
-  })
-  return script
-}
-
-async function bundleWorker(): Promise<WorkerScript> {
+const workerScript = lazyWorkerScript(async () => {
   const here = import.meta.url
   if (!/\.[cm]?ts$/.test(new URL(here).pathname)) {
     // Built: the package ships `worker-main` as its own entry next to this bundle, so a worker
@@ -58,30 +44,8 @@ async function bundleWorker(): Promise<WorkerScript> {
     const entry = new URL('./runtime/worker-main.js', here)
     return { eval: false, url: existsSync(fileURLToPath(entry)) ? entry : new URL(here) }
   }
-  const entry = fileURLToPath(new URL('./worker-main.ts', here))
-  const absolutePackages: Plugin = {
-    name: 'absolute-packages',
-    setup(build) {
-      build.onResolve({ filter: /^[^./]/ }, (args) => {
-        if (args.path.startsWith('node:') || builtinModules.includes(args.path)) return { path: args.path, external: true }
-        return { path: createRequire(args.importer).resolve(args.path), external: true }
-      })
-    },
-  }
-  const built = await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    write: false,
-    logLevel: 'silent',
-    plugins: [absolutePackages],
-  })
-  const file = built.outputFiles[0]
-  if (file === undefined) throw new Error(`bundling ${entry} produced no output`)
-  return { eval: true, code: file.text }
-}
+  return bundleWorkerEntry(fileURLToPath(new URL('./worker-main.ts', here)))
+})
 
 /** Options of a {@link WorkerPool}. */
 export interface WorkerPoolOptions {
