@@ -550,13 +550,21 @@ export class ToolRegistry extends Service {
    * Registers a monotonic synchronous guard for calls in the caller's scope and below. It runs
    * after `tools/pre-execute`; a returned string denies (`TOOL_DENIED`) and nothing later can
    * re-allow. A throwing guard denies too (fail closed).
+   *
+   * @throws ToolRegistrationError when `guard` is not a function.
    */
   guard(guard: ToolGuard): Disposer {
     if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function (exec) => string | undefined')
     return this._push(this.ctx, 'guards', guard, 'ctx.tools.guard()')
   }
 
-  /** Provides the approval service consulted for `ask` decisions in the caller's scope and below (nearest wins). */
+  /**
+   * Provides the approval service consulted for `ask` decisions in the caller's scope and below
+   * (nearest wins). Without one, an `ask` denies the call (`TOOL_DENIED`); a rejected approval
+   * or a throwing `request` denies it too.
+   *
+   * @throws ToolRegistrationError when `service` is not an object with a `request` function.
+   */
   approval(service: ApprovalService): Disposer {
     if (service === null || typeof service !== 'object' || typeof service.request !== 'function') throw new ToolRegistrationError('approval() takes an object with request(request) => Promise<ApprovalDecision>')
     return this._push(this.ctx, 'approvals', service, 'ctx.tools.approval()')
