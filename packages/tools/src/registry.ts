@@ -32,7 +32,10 @@ import { closeObjects, type UnknownKeysMode } from './unknown-keys'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from './progress'
 import './events'
 
-/** Registry configuration (the plugin's config). */
+/**
+ * Registry configuration (the plugin's config). Every field is optional; an invalid one makes
+ * plugin start throw a `RangeError` naming it (`tools config: maxArgumentBytes must be …`).
+ */
 export interface ToolRegistryConfig {
   /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */
   readonly maxArgumentBytes?: number
@@ -74,8 +77,11 @@ export interface RegisterOptions {
 
 /** Input of {@link ToolRegistry.resolve}. */
 export interface ResolveInput {
+  /** The agent the step is for; passed to every `when` condition (and selects its scope's tools). */
   readonly agent?: Agent
+  /** The model about to be called (provider, model id); passed to every `when` condition. */
   readonly modelSelection?: ModelSelection
+  /** Aborts the resolution: `resolve` rejects with the signal's reason. */
   readonly signal?: AbortSignal
 }
 
@@ -226,7 +232,8 @@ function serviceOf(registry: ToolRegistry): ToolRegistry {
  * the JSON pointer); `resolve` rejects with {@link ToolActivationError}
  * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
  * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
- * failures never reject: they are results.
+ * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
+ * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field.
  */
 export class ToolRegistry extends Service {
   /** The root context the service was created on (the tracked `ctx` is the caller's). */
