@@ -66,7 +66,11 @@ export interface ResolvedRetryPolicyConfig {
   readonly retryable: (failure: RetryFailure) => boolean
 }
 
-/** Thrown by {@link resolveRetryPolicyConfig} (and so at plugin start) for a bad field. */
+/**
+ * Thrown by {@link resolveRetryPolicyConfig} (and so at plugin start: `await ctx.plugin(RetryPolicy,
+ * …)` rejects) for a bad field: message `retry policy config: <pointer> <what was expected>`,
+ * e.g. `/maxAttempts`. A `RangeError` with `name: 'RetryPolicyConfigError'` and `pointer`; no `code`.
+ */
 export class RetryPolicyConfigError extends RangeError {
   override readonly name = 'RetryPolicyConfigError'
   constructor(
@@ -123,7 +127,11 @@ export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): Resolv
 
 /**
  * The delay before retry `retry` (1 = the first retry) in ms, whole milliseconds:
- * `min(maxDelayMs, initialDelayMs × multiplier^(retry−1))`, then jittered.
+ * `min(maxDelayMs, initialDelayMs × multiplier^(retry−1))`, then jittered per `config.jitter`
+ * (`full`: `[0, delay]`; `equal`: `[delay/2, delay]`; `none`: exactly `delay`) with
+ * `config.random()` clamped to `[0, 1]` — the "capped exponential backoff with jitter" of the AWS
+ * Architecture Blog. Pure given `random`; never throws (`config` is expected to come from
+ * {@link resolveRetryPolicyConfig}).
  */
 export function backoffDelay(config: ResolvedRetryPolicyConfig, retry: number): number {
   const base = Math.min(config.maxDelayMs, config.initialDelayMs * config.multiplier ** (retry - 1))

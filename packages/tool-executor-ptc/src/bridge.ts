@@ -13,7 +13,14 @@
 import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, ResolvedToolSet, ToolExecution, ToolPipeline } from '@deepseek-ai/dsh-tools'
 import type { HostFunction, ToolCallErrorLike } from './runtime/types'
 
-/** Why the bridge aborts the sub-calls still running when the program settles. */
+/**
+ * The abort reason the bridge gives sub-calls still running when their program settles (returns,
+ * throws or is stopped): `name: 'AbortError'`, message `the program that issued this call has
+ * finished`. A tool body sees it as `exec.signal.reason`; such a sub-call settles as aborted
+ * (`ABORTED`, or `ABORTED_BEFORE_DISPATCH` when it had not started), a result the finished
+ * program never reads. Check `exec.signal.reason instanceof ProgramSettledError` to tell it from
+ * the caller's own abort.
+ */
 export class ProgramSettledError extends Error {
   override readonly name = 'AbortError'
   constructor() {

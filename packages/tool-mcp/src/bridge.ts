@@ -151,7 +151,9 @@ export interface McpPluginConfig extends McpBridgeConfig, McpBridgeOptions {}
  * The bridge as a cordis plugin: `await ctx.plugin(McpPlugin, { servers: [...] })` mounts the
  * servers' tools in `ctx`'s scope and resolves once every server's first attempt settled;
  * disposing the plugin closes every client and ends every stdio child. Use
- * {@link createMcpBridge} instead when you need the status API object.
+ * {@link createMcpBridge} instead when you need the status API object. Plugin start fails with
+ * {@link McpConfigError} for an invalid config; a server that cannot connect does not fail it
+ * (see `createMcpBridge`).
  */
 export const McpPlugin: {
   readonly name: typeof MCP_BRIDGE_NAME

@@ -123,7 +123,12 @@ export interface ResolvedBridgeConfig {
   readonly clientInfo: { readonly name: string; readonly version: string }
 }
 
-/** Thrown for an invalid bridge config; the message names the field (JSON pointer) and what was expected. */
+/**
+ * Thrown by `resolveBridgeConfig` (and so by `createMcpBridge`, `new McpBridge` and `McpPlugin`
+ * start) for an invalid bridge config: `dsh-tool-mcp config: <pointer> must be <expected>, got
+ * <value>`, e.g. `/servers/1/url`. It has no `code`; match on `name === 'McpConfigError'` or
+ * `instanceof`.
+ */
 export class McpConfigError extends Error {
   override readonly name = 'McpConfigError'
   /** JSON pointer into the config, e.g. `/servers/1/url`. */

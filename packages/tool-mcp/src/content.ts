@@ -22,7 +22,11 @@ function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
 
-/** Decoded size in bytes of a base64 string (without decoding it). */
+/**
+ * Decoded size in bytes of a base64 string, computed from its length and `=` padding without
+ * decoding it (`length * 3 / 4 - padding`, at least 0). Used for the "N bytes" lines of binary
+ * blocks; it does not validate the base64 text and never throws.
+ */
 export function base64Bytes(data: string): number {
   const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0
   return Math.max(0, Math.floor((data.length * 3) / 4) - padding)
@@ -32,7 +36,13 @@ function bytes(data: string): string {
   return `${base64Bytes(data).toLocaleString('en-US')} bytes`
 }
 
-/** One MCP content block → model-facing blocks (see the module comment). */
+/**
+ * One MCP content block → one model-facing block: `text` → text; `image` → image (with its
+ * `mimeType`); an embedded image blob → image; `audio`, `resource_link`, a non-image blob and
+ * unknown types → a text line naming them (size in bytes, URI, type); an embedded text resource
+ * → its text under a header with the URI. Block shapes follow the MCP `CallToolResult` content
+ * types; nothing is dropped silently. Never throws (a malformed field reads as empty).
+ */
 export function mapContentBlock(block: McpContentBlock): ContentBlock {
   switch (block.type) {
     case 'text':
@@ -68,7 +78,7 @@ export function mapContentBlock(block: McpContentBlock): ContentBlock {
   }
 }
 
-/** All blocks of a result, in order. */
+/** All blocks of a result mapped by {@link mapContentBlock}, in order (one block out per block in). Never throws. */
 export function mapContent(blocks: readonly McpContentBlock[]): ContentBlock[] {
   const out = new Array<ContentBlock>(blocks.length)
   for (let i = 0; i < blocks.length; i++) out[i] = mapContentBlock(blocks[i]!)
@@ -91,7 +101,11 @@ export function valueOf(blocks: readonly McpContentBlock[]): JsonValue {
   return text
 }
 
-/** The message of an `isError: true` result: the model-facing text of its blocks, joined by newlines. */
+/**
+ * The message of an MCP `isError: true` result: the model-facing text of its blocks, joined by
+ * newlines. The bridge fails the call with a `ToolError` of code `MCP_TOOL_ERROR` carrying it,
+ * so the model sees `Error: <text>`. Never throws.
+ */
 export function errorText(blocks: readonly McpContentBlock[]): string {
   return mapContent(blocks)
     .map((b) => (b.type === 'text' ? b.text : `[image ${b.mimeType}]`))

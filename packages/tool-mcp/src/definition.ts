@@ -51,7 +51,12 @@ export function mcpToolInfo(definition: AnyToolDefinition | undefined): McpToolI
 /** The registry's name rule (1–128 of `[A-Za-z0-9_.:-]`, starting with a letter or `_`). */
 const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
 
-/** The registered name of `tool` under `server`'s prefix. */
+/**
+ * The registered name of `tool` under `server`'s prefix: `<prefix><separator><tool>` (prefix
+ * defaults to the server's `name`, separator to the bridge's `separator`), or `tool` unchanged
+ * when `prefix: false`. Does not validate the result: a name the registry would refuse is
+ * skipped at listing time and reported in the server status's `skipped`.
+ */
 export function registeredName(server: ResolvedServerConfig, separator: string, tool: string): string {
   return server.prefix === false ? tool : `${server.prefix}${separator}${tool}`
 }

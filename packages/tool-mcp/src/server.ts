@@ -56,7 +56,13 @@ export interface ServerHost {
   debug(message: string): void
 }
 
-/** A clash of registered names between two servers of one bridge (a {@link ToolRegistrationError}; its `toolName` is the clashing name). */
+/**
+ * A clash of registered names between two servers of one bridge (a {@link ToolRegistrationError};
+ * its `toolName` is the clashing name). It is not thrown to the caller of `createMcpBridge`: the
+ * later server goes to state `failed` without retrying (a name clash does not heal), its message
+ * becomes that server's `lastError` (`Cannot register MCP tool "t" of server "b" as "n": server
+ * "a" already registered its tool "u" under that name. …`), and the first server keeps the name.
+ */
 export class McpToolNameCollisionError extends ToolRegistrationError {}
 
 const STDERR_TAIL_LINES = 10
@@ -65,7 +71,12 @@ function isStdio(source: ResolvedServerConfig['source']): source is McpStdioServ
   return source.transport === undefined || source.transport === 'stdio'
 }
 
-/** The child's environment: the inherited part per `inheritEnv`, then `env` on top. */
+/**
+ * The environment a stdio server's child process gets: the inherited part per `inheritEnv`
+ * (default `'minimal'`: the MCP SDK's `getDefaultEnvironment()` list — `HOME`, `LOGNAME`,
+ * `PATH`, `SHELL`, `TERM`, `USER` on POSIX; a list adds those names; `'all'` copies
+ * `process.env`), then `env` on top (`undefined` removes a variable). Never throws.
+ */
 export function childEnvironment(config: McpStdioServerConfig): Record<string, string> {
   const inherit = config.inheritEnv ?? 'minimal'
   const env: Record<string, string | undefined> = inherit === 'all' ? { ...process.env } : getDefaultEnvironment()

@@ -27,7 +27,10 @@ export interface ToolTracingConfig {
 }
 
 /**
- * Thrown at plugin start for a bad config field.
+ * Thrown at plugin start (`await ctx.plugin(ToolTracing, …)` rejects) for a bad config field:
+ * `tool tracing config: /captureContent must be a boolean, got <type>` or `tool tracing config:
+ * /maxCaptureChars must be a positive integer, got <value>`. A `RangeError` with
+ * `name: 'ToolTracingConfigError'`; no `code`.
  */
 export class ToolTracingConfigError extends RangeError {
   override readonly name = 'ToolTracingConfigError'

@@ -8,10 +8,17 @@ import * as A from './attributes'
 
 /** Options of {@link ToolSpans}. */
 export interface ToolSpansOptions {
+  /**
+   * The tracer spans are started with (the plugin passes `config.tracer`, else the configured or
+   * global provider's `getTracer(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)`).
+   */
   readonly tracer: Tracer
   /** Record arguments and successful values on call spans. Default false. */
   readonly captureContent: boolean
-  /** Captured strings longer than this many characters are cut. */
+  /**
+   * Captured strings longer than this many characters (UTF-16 code units) are cut and end with
+   * `…[N more chars]`. The plugin's default is 8192.
+   */
   readonly maxCaptureChars: number
 }
 
@@ -23,7 +30,14 @@ function json(value: string | JsonValue): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
-/** Listener implementations; one instance per plugin. */
+/**
+ * The listener implementations behind {@link ToolTracing}; one instance per plugin. Exported for
+ * wiring the same spans into a custom plugin: call `batchStart`/`batchEnd`, `preExecute`,
+ * `progress` and `result` from the matching dsh-tools events. Span names and attributes follow
+ * the OpenTelemetry GenAI semantic conventions (`execute_tool <tool name>`, `gen_ai.tool.*`,
+ * `error.type`; see `attributes.ts`). No method throws for an unknown batch or call (it is
+ * ignored); a failed result sets `error.type` to its code and the span status to ERROR.
+ */
 export class ToolSpans {
   readonly #batches = new Map<string, Context>()
   readonly #batchSpans = new Map<string, Span>()

@@ -128,7 +128,10 @@ export class ManualClock {
   /**
    * Moves time forward by `ms`, firing every timer that comes due in time order (ties in
    * creation order) and flushing real pending work after each one, so timers created by a
-   * callback within the window fire too. Returns how many timers fired.
+   * callback within the window fire too. Returns how many timers fired. A timer callback's
+   * throw rejects the returned promise, and the timers after it do not fire.
+   *
+   * @throws RangeError (a rejection) when `ms` is negative or NaN.
    */
   async advance(ms: number): Promise<number> {
     if (!(ms >= 0)) throw new RangeError(`ManualClock.advance: ms must be a non-negative number, got ${String(ms)}`)

@@ -374,7 +374,7 @@ export interface ToolExecution {
 }
 
 /**
- * A `tools/pre-execute` decision (ARCHITECTURE §4.3 step 2). A `deny` reason is the whole
+ * A `tools/pre-execute` decision (stage 2a of the pipeline: docs/pipeline.md, "Stage table"). A `deny` reason is the whole
  * model-facing message, verbatim (`Error: <reason>`; an empty reason falls back to
  * `Tool "x" was denied`); `info` replaces the default `{ name: 'PolicyDenied', code:
  * 'TOOL_DENIED', toolName }`. Without an approval service, an `ask` reason is shown the same
@@ -406,8 +406,10 @@ export interface ApprovalRequest {
 }
 
 /**
- * A monotonic synchronous guard: a returned string denies the call (ARCHITECTURE §4.3) and is
+ * A monotonic synchronous guard: a returned string denies the call (stage 2b, after
+ * `tools/pre-execute`: docs/pipeline.md, "Stage table") with code `TOOL_DENIED` and is
  * the model-facing message verbatim (empty → `Tool "x" was denied`). `undefined` lets it through.
+ * A guard that throws denies the call too (fails closed, info `{ name: 'GuardDenied', code: 'TOOL_DENIED' }`).
  */
 export type ToolGuard = (exec: ToolExecution) => string | undefined
 

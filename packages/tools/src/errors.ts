@@ -156,7 +156,7 @@ export const messages = {
 } as const
 
 /**
- * A content array holding exactly `Error: <message>` (seed 000, Model Experience). Callers
+ * A content array holding exactly `Error: <message>` (docs/design.md, "What the model sees": every failure reaches the model as this one text block). Callers
  * pass a message already capped with `capMessage` so `error.message` and the content agree.
  */
 export function errorContent(message: string): readonly ContentBlock[] {

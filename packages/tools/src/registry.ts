@@ -32,7 +32,10 @@ import { closeObjects, type UnknownKeysMode } from './unknown-keys'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from './progress'
 import './events'
 
-/** Registry configuration (the plugin's config). */
+/**
+ * Registry configuration (the plugin's config). Every field is optional; an invalid one makes
+ * plugin start throw a `RangeError` naming it (`tools config: maxArgumentBytes must be …`).
+ */
 export interface ToolRegistryConfig {
   /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */
   readonly maxArgumentBytes?: number
@@ -74,8 +77,11 @@ export interface RegisterOptions {
 
 /** Input of {@link ToolRegistry.resolve}. */
 export interface ResolveInput {
+  /** The agent the step is for; passed to every `when` condition (and selects its scope's tools). */
   readonly agent?: Agent
+  /** The model about to be called (provider, model id); passed to every `when` condition. */
   readonly modelSelection?: ModelSelection
+  /** Aborts the resolution: `resolve` rejects with the signal's reason. */
   readonly signal?: AbortSignal
 }
 
@@ -226,7 +232,8 @@ function serviceOf(registry: ToolRegistry): ToolRegistry {
  * the JSON pointer); `resolve` rejects with {@link ToolActivationError}
  * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
  * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
- * failures never reject: they are results.
+ * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
+ * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field.
  */
 export class ToolRegistry extends Service {
   /** The root context the service was created on (the tracked `ctx` is the caller's). */
@@ -550,13 +557,21 @@ export class ToolRegistry extends Service {
    * Registers a monotonic synchronous guard for calls in the caller's scope and below. It runs
    * after `tools/pre-execute`; a returned string denies (`TOOL_DENIED`) and nothing later can
    * re-allow. A throwing guard denies too (fail closed).
+   *
+   * @throws ToolRegistrationError when `guard` is not a function.
    */
   guard(guard: ToolGuard): Disposer {
     if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function (exec) => string | undefined')
     return this._push(this.ctx, 'guards', guard, 'ctx.tools.guard()')
   }
 
-  /** Provides the approval service consulted for `ask` decisions in the caller's scope and below (nearest wins). */
+  /**
+   * Provides the approval service consulted for `ask` decisions in the caller's scope and below
+   * (nearest wins). Without one, an `ask` denies the call (`TOOL_DENIED`); a rejected approval
+   * or a throwing `request` denies it too.
+   *
+   * @throws ToolRegistrationError when `service` is not an object with a `request` function.
+   */
   approval(service: ApprovalService): Disposer {
     if (service === null || typeof service !== 'object' || typeof service.request !== 'function') throw new ToolRegistrationError('approval() takes an object with request(request) => Promise<ApprovalDecision>')
     return this._push(this.ctx, 'approvals', service, 'ctx.tools.approval()')

@@ -17,18 +17,18 @@ import { resolveLocalRef } from './json-schema'
 export interface RepairModes {
   /**
    * Decode a string once with `JSON.parse` where the schema expects an object or an array (and
-   * not a string), keeping the result only when it is of an expected type (B07).
+   * not a string), keeping the result only when it is of an expected type (bug case B07, see the file header).
    */
   readonly jsonStrings?: boolean
   /**
    * Read a canonical decimal string (`String(Number(s)) === s`, e.g. `"12"`, `"-3.5"`; not
    * `"012"`, `"1e3"`, `" 1"`) as a number where the schema expects `number`/`integer` (and not a
-   * string); for `integer`-only positions the number must be a safe integer (B12).
+   * string); for `integer`-only positions the number must be a safe integer (bug case B12, see the file header).
    */
   readonly numericStrings?: boolean
   /**
    * Remove a property whose value is `null` when it is optional (not in `required`) and its
-   * schema does not admit `null` (B11). A required property given `null` is never repaired.
+   * schema does not admit `null` (bug case B11, see the file header). A required property given `null` is never repaired.
    */
   readonly nullAsAbsent?: boolean
 }
@@ -233,7 +233,7 @@ function repairNode(walk: Walk, node: unknown, value: JsonValue, pointer: string
  * `properties` (then `patternProperties`, `additionalProperties`), `items`/`prefixItems`,
  * `allOf`, the single type-matching branch of an `anyOf`/`oneOf`, and local `$ref`s. Pure: the
  * input is never mutated; unchanged subtrees are shared with it. Never throws. The result is
- * not validated here; the caller re-validates (B12: `"0"` becomes `0` and still fails
+ * not validated here; the caller re-validates (bug case B12: `"0"` becomes `0` and still fails
  * `minimum: 1`).
  */
 export function repairArguments(schema: JsonSchemaNode | JsonValue, value: JsonValue, modes: RepairModes): RepairOutcome {

@@ -472,7 +472,7 @@ function checkDepth(spec: unknown, prefix: string, limit: number): void {
 /**
  * Projects a parameters record to the object-rooted JSON Schema of a tool's arguments:
  * `{ type: 'object', properties, required? }` — without `additionalProperties` (extra keys are
- * allowed, seed 001) unless `closed` is given: `true` → `additionalProperties: false`, `false`
+ * allowed by default, so a model adding a harmless key does not fail the call) unless `closed` is given: `true` → `additionalProperties: false`, `false`
  * → `additionalProperties: true`. Deterministic as {@link projectSchema}.
  */
 export function projectParameters(parameters: ParametersSpec, closed?: boolean): JsonObject {

@@ -64,9 +64,9 @@ export const RECOVERED_CALL_ID_PREFIX = 'text_call_'
  * Decides the status and builds the parse result. The response is cut when the finish is an
  * output limit, when a stream ended without a finish (`missing`), or when any call's argument
  * text is an incomplete JSON prefix whatever the finish says (a translating proxy may relabel
- * `length` as `tool_use`: E11). A cut response executes nothing. A response without
+ * `length` as `tool_use`: emission E11, a response cut mid-arguments). A cut response executes nothing. A response without
  * structured calls whose text carries tool-call markup is `recovered` or `malformed-markup`
- * (E19) unless `options.recoverMarkup` is `false`.
+ * (emission E19: calls written as text instead of structured calls) unless `options.recoverMarkup` is `false`.
  */
 export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
   const { provider, finish } = input

@@ -25,7 +25,14 @@ const MARKERS: readonly { readonly marker: string; readonly pattern: RegExp }[] 
   { marker: 'harmony', pattern: /<\|(?:start|channel|message|call|constrain)\|>|\bto=functions\.[A-Za-z_]/ },
 ]
 
-/** Every markup dialect found in `text`, first occurrence each, in text order. */
+/**
+ * Every markup dialect found in `text`, first occurrence each, in text order (ascending
+ * `offset`). Dialects (`marker`): `dsml`, `deepseek-v3`, `hermes`, `function-tag`,
+ * `xml-invoke`, `json-tool-calls`, `mistral`, `llama-python-tag`, `kimi`, `harmony` — the
+ * patterns come from each model family's published chat template. `offset` counts UTF-16 code
+ * units; `excerpt` is the text from 20 units before to 80 after it. Pure; never throws; `[]`
+ * when nothing is found.
+ */
 export function detectLeakedMarkup(text: string): LeakedMarkup[] {
   const found: LeakedMarkup[] = []
   for (const { marker, pattern } of MARKERS) {

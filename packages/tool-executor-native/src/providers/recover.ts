@@ -21,10 +21,15 @@ import type { MarkupError, RecoveredMarker } from './types'
 
 /** A call found in the text, before ids and names are assigned. */
 export interface TextCall {
+  /** The family it was written in (`dsml`, `hermes`, `harmony`). */
   readonly marker: RecoveredMarker
+  /** Start of the call's span in the text, in UTF-16 code units. */
   readonly offset: number
+  /** End of the span (exclusive), in UTF-16 code units. */
   readonly end: number
+  /** The tool name as the model wrote it (mapped to a registered name later). */
   readonly name: string
+  /** The arguments object (DSML parameters decoded: `string="false"` values parsed as JSON). */
   readonly arguments: JsonObject
 }
 
@@ -45,7 +50,12 @@ const DSML_PARAMETER = new RegExp(`^\\s*${DSML}parameter\\s+name\\s*=\\s*"([^"]*
 const HERMES_BLOCK = /<tool_call>([\s\S]*?)<\/tool_call>/g
 const HARMONY_CALL = /(?:<\|start\|>\s*assistant\s*)?(?:<\|channel\|>\s*\w+\s*)?\bto=functions\.([A-Za-z0-9_.:-]+)(?:[^<]|<\|(?:channel|constrain)\|>)*?<\|message\|>([\s\S]*?)(<\|call\|>|<\|end\|>|<\|return\|>|(?=<\|start\|>)|$)/g
 
-/** Parses every well-formed call of the three families out of `text`, in text order. */
+/**
+ * Parses every well-formed call of the three families above out of `text`, in text order.
+ * A block that looks like one of them but does not parse (bad JSON, a missing name, an
+ * unclosed tag), and any other dialect {@link detectLeakedMarkup} finds in the remaining text,
+ * becomes a {@link MarkupError} in `errors` instead of a call. Pure; never throws.
+ */
 export function recoverTextCalls(text: string): TextRecovery {
   const calls: TextCall[] = []
   const errors: MarkupError[] = []

@@ -146,8 +146,11 @@ export interface TruncatedCall extends RawToolCall {
  * `llama-python-tag`, `kimi`, `harmony`); `offset` is the UTF-16 index in `text`.
  */
 export interface LeakedMarkup {
+  /** The dialect, e.g. `dsml`, `hermes`, `harmony` (see `detectLeakedMarkup`). */
   readonly marker: string
+  /** Where it starts in the text, in UTF-16 code units. */
   readonly offset: number
+  /** Up to 20 code units before and 80 after `offset`, for logs. */
   readonly excerpt: string
 }
 
@@ -173,7 +176,9 @@ export interface CallIdChange {
   readonly index: number
   /** JSON pointer of the id field in the emission. */
   readonly pointer: string
+  /** The id the provider sent; `undefined` when it sent none (`reason: 'missing'`). */
   readonly emitted: string | undefined
+  /** The id the batch, its results and the rebuilt assistant turn use. */
   readonly callId: string
   readonly reason: 'missing' | 'duplicate'
 }
@@ -222,8 +227,11 @@ export interface RecoveredCall {
  * (see {@link LeakedMarkup}). `message` says what is wrong, for the model.
  */
 export interface MarkupError {
+  /** The dialect that failed, e.g. `dsml`, `hermes`, `harmony`, or another `detectLeakedMarkup` marker. */
   readonly marker: string
+  /** Where it starts in the text, in UTF-16 code units. */
   readonly offset: number
+  /** What was wrong, one line; joined into the model-facing text by `markupErrorMessage`. */
   readonly message: string
 }
 
@@ -237,7 +245,11 @@ interface ParsedBase {
   /** Tool-call markup in `text` when there are no structured calls; empty otherwise. */
   readonly leakedMarkup: readonly LeakedMarkup[]
   readonly issues: readonly ParseIssue[]
-  /** Every call whose id differs from the emitted one (minted or made unique), in call order. */
+  /**
+   * Every call whose id differs from the emitted one (minted or made unique), in call order;
+   * empty when every id was sent and unique. Log or show it; the assistant-turn builders
+   * (`toOpenAIChatAssistantMessage`, …) already write the new ids, so history and results agree.
+   */
   readonly callIdChanges: readonly CallIdChange[]
   /** The assistant turn as emitted, with the batch's ids: input of the assistant-turn builders. */
   readonly turn: readonly AssistantPart[]

@@ -49,7 +49,8 @@ export interface ExecutionArgs {
   readonly afterEntry?: () => void
   /**
    * How settled sub-calls are applied (default `immediate`): in one batch per event-loop turn
-   * (`setImmediate`), which keeps the thread responsive when tools resolve synchronously (B20),
+   * (`setImmediate`), which keeps the thread responsive when tools resolve synchronously (bug case B20:
+   * elsewhere a loop in promise callbacks escaped the time limit),
    * or in one batch per microtask checkpoint (`microtask`), for an engine in a worker, where every
    * reply arrives in a message and so already in a turn of its own.
    */

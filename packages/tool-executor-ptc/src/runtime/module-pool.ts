@@ -180,7 +180,13 @@ export class ModulePool {
     this.wasmModule = options.wasmModule
   }
 
-  /** Lends an instance whose memory cap is {@link memoryCapBytes}(`memoryBytes`). */
+  /**
+   * Lends an instance whose memory cap is {@link memoryCapBytes}(`memoryBytes`) bytes: an idle
+   * one with the same cap, else a new QuickJS WebAssembly module on a fresh `WebAssembly.Memory`
+   * (compiling the module once per process). Give it back with `release`. Rejects only when
+   * WebAssembly itself fails (the `WebAssembly.Memory` cannot be reserved, or instantiation fails:
+   * the engine's `RangeError`/`WebAssembly.CompileError` as is).
+   */
   async acquire(memoryBytes: number): Promise<SandboxModule> {
     const capBytes = memoryCapBytes(memoryBytes)
     const index = this.idle.findIndex((m) => m.capBytes === capBytes)

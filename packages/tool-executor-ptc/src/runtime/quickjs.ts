@@ -18,7 +18,7 @@
  * Concurrency: a sub-call is a synchronous host function that returns a guest promise made with
  * `context.newPromise()`; the binding runs on the host event loop, so concurrent sub-calls
  * overlap. Settled host promises are applied in one batch per event-loop turn (`setImmediate`),
- * which keeps the engine's thread responsive even when tools resolve synchronously (B20).
+ * which keeps the engine's thread responsive even when tools resolve synchronously (bug case B20, above).
  *
  * Limits (see `limits.ts`): compute time through the interrupt handler, plus the worker
  * watchdog or the `vm` watchdog for built-ins that never poll it; wall time through a timer and

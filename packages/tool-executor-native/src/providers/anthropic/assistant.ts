@@ -27,7 +27,9 @@ export interface AnthropicAssistantMessage {
  * `redacted_thinking` with its data, text blocks, and one `tool_use` per call with the batch's id
  * (minted or de-duplicated, so `toAnthropicToolResultMessage` pairs 1:1). `input` is the object
  * the model sent; streamed argument text is decoded, and text that is not a complete JSON
- * object (a cut call) becomes `{}`.
+ * object (a cut call) becomes `{}`. The shape follows Anthropic's Messages API (an assistant
+ * turn with `tool_use` blocks must be sent back unchanged, thinking signatures included). Pure;
+ * never throws.
  */
 export function toAnthropicAssistantMessage(parsed: ParsedToolCalls): AnthropicAssistantMessage {
   const content: AnthropicAssistantBlock[] = []

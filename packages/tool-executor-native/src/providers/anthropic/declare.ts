@@ -20,7 +20,10 @@ export interface AnthropicTool {
   readonly name: string
   readonly description: string
   readonly input_schema: AnthropicInputSchema
-  /** Present when the tool was registered with `deferLoading: true` (seed 000). */
+  /**
+   * Present when the tool was registered with `deferLoading: true`: Anthropic's tool search then
+   * loads the declaration on demand instead of sending it with every request.
+   */
   readonly defer_loading?: true
 }
 

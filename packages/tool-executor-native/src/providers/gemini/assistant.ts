@@ -23,6 +23,8 @@ export interface GeminiModelContent {
  * Rebuilds the model content of `parsed`: text and thought parts (streamed fragments joined),
  * and one `functionCall` part per call with the provider-side name and the `args` object. An id
  * is included only when Gemini sent it (pairing is by name and order; minted ids stay local).
+ * `thoughtSignature`s are kept on the part they came with, as Gemini's function-calling docs
+ * require for thinking models. Pure; never throws.
  */
 export function toGeminiModelContent(parsed: ParsedToolCalls): GeminiModelContent {
   const parts: GeminiModelPart[] = []

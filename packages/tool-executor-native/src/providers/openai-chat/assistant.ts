@@ -39,7 +39,9 @@ export interface OpenAIChatAssistantOptions {
  * the provider-side name, the arguments as emitted (an object is serialized) and the id the
  * batch uses — a minted or de-duplicated id, so `toOpenAIChatToolMessages` pairs 1:1. Calls
  * recovered from text become structured calls and the markup is left out of `content`; a cut
- * response keeps its calls, which `truncatedCallResults` answers.
+ * response keeps its calls, which `truncatedCallResults` answers. The shape is OpenAI Chat
+ * Completions' assistant message (`role: 'assistant'`, `content`, `tool_calls[]`). Pure; never
+ * throws.
  */
 export function toOpenAIChatAssistantMessage(parsed: ParsedToolCalls, options: OpenAIChatAssistantOptions = {}): OpenAIChatAssistantMessage {
   const toolCalls: OpenAIChatAssistantToolCall[] = []

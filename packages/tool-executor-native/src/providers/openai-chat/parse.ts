@@ -109,7 +109,8 @@ function finalizeChat(options: OpenAIChatParseOptions, calls: PendingCall[], tex
 /**
  * Accumulates a Chat Completions stream. Fragments are keyed by `index` (then by `id`), so
  * interleaved calls assemble correctly; argument text is concatenated raw and never decoded per
- * chunk, so a surrogate pair or multi-byte character split across chunks survives (B16).
+ * chunk, so a surrogate pair or multi-byte character split across chunks survives
+ * (bug case B16: elsewhere an emoji split across stream chunks was corrupted).
  * A stream that ends without a `finish_reason` counts as cut.
  */
 export class OpenAIChatStreamAccumulator {

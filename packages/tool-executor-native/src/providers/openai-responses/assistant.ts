@@ -39,7 +39,8 @@ export type OpenAIResponsesAssistantItem = OpenAIResponsesAssistantMessageInput 
  * Rebuilds the turn of `parsed` as input items in output order: `reasoning` items (id,
  * summary, and `encrypted_content` when it was requested), text as an assistant message, and one
  * `function_call` per call with the batch's `call_id` (minted or de-duplicated ids included,
- * so `toOpenAIResponsesOutputs` pairs 1:1).
+ * so `toOpenAIResponsesOutputs` pairs 1:1). The shapes are the OpenAI Responses API input
+ * items; send them before the `function_call_output` items. Pure; never throws.
  */
 export function toOpenAIResponsesAssistantItems(parsed: ParsedToolCalls): OpenAIResponsesAssistantItem[] {
   return parsed.turn.map((part): OpenAIResponsesAssistantItem => {
