@@ -42,7 +42,7 @@ export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined
   #cause: DeadlineCause | undefined
   #disposed = false
-  #outer!: AbortSignal
+  readonly #outer: AbortSignal
   #expire!: (cause: DeadlineCause) => void
 
   /**

@@ -460,23 +460,23 @@ export function policy(state: CallState, run: RunContext): void | Promise<void> 
   try {
     raw = runOnce(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE)
   } catch (error) {
-    state.draft = policyError('TOOL_DENIED', exec.name, 'tools/pre-execute', describeThrown(error))
+    preExecuteFailed(state, error)
     return
   }
   if (!isThenable(raw)) return decide(state, run, raw)
-  return Promise.resolve(raw).then(
-    (decision) => decide(state, run, decision),
-    (error: unknown) => {
-      state.draft = policyError('TOOL_DENIED', exec.name, 'tools/pre-execute', describeThrown(error))
-    },
-  )
+  return Promise.resolve(raw).then((decision) => decide(state, run, decision), (error: unknown) => preExecuteFailed(state, error))
+}
+
+/** A `tools/pre-execute` listener threw or rejected: the call fails closed. */
+function preExecuteFailed(state: CallState, error: unknown): void {
+  state.draft = policyError('TOOL_DENIED', state.exec!.name, 'tools/pre-execute', describeThrown(error))
 }
 
 /** The rest of stage 2 once the waterfall answered `raw`. */
 function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
   const name = state.exec!.name
   if (!isDecision(raw)) {
-    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', describeThrown(new TypeError(`a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)))
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
     return
   }
   const decision = raw
@@ -827,16 +827,16 @@ export function postExecute(state: CallState, run: RunContext): void | Promise<v
   try {
     raw = runOnce(run.hooks.post, [exec, toDraftResult(state.draft!)], ACCEPT, ACCEPT_PROMISE)
   } catch (error) {
-    state.draft = policyError('TOOL_BLOCKED', exec.name, 'tools/post-execute', describeThrown(error))
+    postExecuteFailed(state, error)
     return
   }
   if (!isThenable(raw)) return applyPost(state, run, raw)
-  return Promise.resolve(raw).then(
-    (decision) => applyPost(state, run, decision),
-    (error: unknown) => {
-      state.draft = policyError('TOOL_BLOCKED', exec.name, 'tools/post-execute', describeThrown(error))
-    },
-  )
+  return Promise.resolve(raw).then((decision) => applyPost(state, run, decision), (error: unknown) => postExecuteFailed(state, error))
+}
+
+/** A `tools/post-execute` listener threw or rejected: the result is blocked. */
+function postExecuteFailed(state: CallState, error: unknown): void {
+  state.draft = policyError('TOOL_BLOCKED', state.exec!.name, 'tools/post-execute', describeThrown(error))
 }
 
 /** The rest of stage 4 once the waterfall answered `raw`. */
@@ -845,7 +845,7 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
   const draft = state.draft!
   const name = exec.name
   if (!isPostDecision(raw)) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', describeThrown(new TypeError(`a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)))
+    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', `a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)
     return
   }
   const decision = raw
