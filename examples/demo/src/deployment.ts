@@ -4,7 +4,7 @@
  * a stage tracer whose timed entries give each call's time and the timeline picture.
  */
 import { Context } from 'cordis'
-import { ToolRegistry, createAgent, type Agent, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { ToolRegistry, createAgent, type Agent, type JsonValue, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import { MemorySessionLog, StageTracer } from '@deepseek-ai/dsh-tool-testkit'
 import { workspaceTools } from './tools'
@@ -33,16 +33,35 @@ export function dispatchMs(tracer: StageTracer, callId: string): number | undefi
  * Boots the demo deployment over the sample workspace at `root`; `mountExecutor` loads the
  * executor plugin right after the registry (e.g. `(ctx) => ctx.plugin(NativeExecutor, {})`).
  */
-export async function bootDeployment(root: string, mountExecutor: (ctx: Context) => PromiseLike<unknown>): Promise<Deployment> {
+export function bootDeployment(root: string, mountExecutor: (ctx: Context) => PromiseLike<unknown>): Promise<Deployment> {
+  return bootWith(
+    mountExecutor,
+    (exec) => exec.name === 'write_file',
+    (ctx) => {
+      for (const tool of workspaceTools(root)) ctx.tools.register(tool)
+    },
+  )
+}
+
+/**
+ * The deployment every demo step shares: the registry, the executor (`mountExecutor`), the stage
+ * tracer (outside the timeout policy), the timeout policy, a read-only policy that denies the
+ * calls `denies` picks (reason "the demo workspace is read-only"), the tools `mountTools` adds,
+ * and one agent with an in-memory session log.
+ */
+export async function bootWith(
+  mountExecutor: (ctx: Context) => PromiseLike<unknown>,
+  denies: (exec: ToolExecution) => boolean,
+  mountTools: (ctx: Context) => unknown,
+): Promise<Deployment> {
   const ctx = new Context()
   await ctx.plugin(ToolRegistry)
   await mountExecutor(ctx)
   const tracer = new StageTracer()
   tracer.install(ctx)
   await ctx.plugin(TimeoutPolicy, {})
-  // A deployment policy: the demo workspace is read-only.
-  ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'write_file' ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
-  for (const tool of workspaceTools(root)) ctx.tools.register(tool)
+  ctx.on('tools/pre-execute', (exec, next) => (denies(exec) ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()))
+  await mountTools(ctx)
   const log = new MemorySessionLog()
   const { agent } = createAgent(ctx, 'support-agent', { log })
   return { ctx, agent, log, tracer }

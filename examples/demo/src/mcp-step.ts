@@ -8,15 +8,13 @@
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { realpath } from 'node:fs/promises'
-import { Context } from 'cordis'
-import { ToolRegistry, createAgent, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
+import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge } from '@deepseek-ai/dsh-tool-mcp'
 import { chat, type RecordedStep } from './recorded'
 import { stepToBatch } from './wire'
+import { bootWith, dispatchMs, type Deployment } from './deployment'
 import { callView, formatCall, formatMs, paragraph, preview, stepHeader, style } from './format'
 
 /** The recorded model steps against the MCP server's tools (prefixed `fs__`). */
@@ -90,21 +88,21 @@ function filesystemServer(): string {
   return join(dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist', 'index.js')
 }
 
-/** A deployment with the bridge on the workspace, the timeout policy and the read-only policy. */
-async function boot(root: string, executor: 'native' | 'ptc'): Promise<{ ctx: Context; bridge: McpBridge; log: MemorySessionLog; agent: ReturnType<typeof createAgent>['agent'] }> {
-  const ctx = new Context()
-  await ctx.plugin(ToolRegistry)
-  await (executor === 'native' ? ctx.plugin(NativeExecutor, { maxParallelCalls: 4 }) : ctx.plugin(PtcExecutor, { maxParallelSubCalls: 4 }))
-  await ctx.plugin(TimeoutPolicy, {})
-  ctx.on('tools/pre-execute', (exec, next) => {
-    const info = mcpToolInfo(exec.definition)
-    return info !== undefined && info.annotations.readOnlyHint !== true ? { type: 'deny', reason: 'the demo workspace is read-only' } : next()
-  })
-  // Only the variables the server needs: no blanket inheritance of the host environment.
-  const bridge = await createMcpBridge(ctx, { servers: [{ name: 'fs', command: process.execPath, args: [filesystemServer(), root], inheritEnv: 'minimal' }] })
-  const log = new MemorySessionLog()
-  const { agent } = createAgent(ctx, 'support-agent', { log })
-  return { ctx, bridge, log, agent }
+/** A deployment with the bridge on the workspace; the read-only policy denies every tool not annotated `readOnlyHint: true`. */
+async function boot(root: string, executor: 'native' | 'ptc'): Promise<Deployment & { bridge: McpBridge }> {
+  let bridge: McpBridge | undefined
+  const deployment = await bootWith(
+    (ctx) => (executor === 'native' ? ctx.plugin(NativeExecutor, { maxParallelCalls: 4 }) : ctx.plugin(PtcExecutor, { maxParallelSubCalls: 4 })),
+    (exec) => {
+      const info = mcpToolInfo(exec.definition)
+      return info !== undefined && info.annotations.readOnlyHint !== true
+    },
+    async (ctx) => {
+      // Only the variables the server needs: no blanket inheritance of the host environment.
+      bridge = await createMcpBridge(ctx, { servers: [{ name: 'fs', command: process.execPath, args: [filesystemServer(), root], inheritEnv: 'minimal' }] })
+    },
+  )
+  return { ...deployment, bridge: bridge! }
 }
 
 function alive(pid: number | undefined): boolean {
@@ -130,7 +128,6 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
   for (const line of paragraph(`${readOnly} read-only (parallel-safe, allowed), ${status.tools.length - readOnly} modifying (denied by the read-only policy)`, 2)) console.log(dim(line))
   console.log()
 
-  const timing = timeBodies(native.ctx)
   const outcomes: string[] = []
   for (const [i, step] of MCP_STEPS.entries()) {
     for (const line of stepHeader(`MCP step ${i + 1}`, step.title, [`${step.provider} payload: ${step.basis}`])) console.log(line)
@@ -141,9 +138,8 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
     const elapsed = performance.now() - t0
     for (const [j, result] of results.entries()) {
       const call = calls[j]!
-      const t = timing.get(call.callId)
       outcomes.push(`${call.callId} ${result.isError ? result.error.info?.code : 'ok'}`)
-      const view = callView(call, result, t?.end === undefined ? undefined : t.end - t.start)
+      const view = callView(call, result, dispatchMs(native.tracer, call.callId))
       const shown = { ...view, content: view.content.map((b) => (b.type === 'text' ? { ...b, text: hide(b.text) } : b)) }
       for (const line of formatCall(shown)) console.log(line)
     }
@@ -167,22 +163,4 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
   console.log(dim(`  server children ended after disposal: ${childrenEnded ? 'yes' : 'NO'}`))
   console.log()
   return { outcomes, tools: status.tools, programText, subCalls, childrenEnded }
-}
-
-/**
- * Records when each body started and ended (ms, `performance.now()`), by call id, through a
- * `tools/execute` wrapper on `ctx` (this step boots its own deployment, without the tracer).
- */
-function timeBodies(ctx: Context): Map<string, { start: number; end?: number }> {
-  const timing = new Map<string, { start: number; end?: number }>()
-  ctx.on('tools/execute', async (exec, next) => {
-    const entry: { start: number; end?: number } = { start: performance.now() }
-    timing.set(exec.callId, entry)
-    try {
-      return await next()
-    } finally {
-      entry.end = performance.now()
-    }
-  })
-  return timing
 }

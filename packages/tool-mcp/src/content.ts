@@ -91,7 +91,6 @@ export function mapContent(blocks: readonly McpContentBlock[]): ContentBlock[] {
  * themselves as JSON (so a program still gets images and resources whole).
  */
 export function valueOf(blocks: readonly McpContentBlock[]): JsonValue {
-  if (blocks.length === 1 && blocks[0]!.type === 'text') return str(blocks[0]!.text) ?? ''
   let text = ''
   for (let i = 0; i < blocks.length; i++) {
     const block = blocks[i]!

@@ -102,6 +102,13 @@ function traceTransport(transport: Transport, trace: (direction: 'send' | 'recei
   transport.onmessage = (message, extra) => (see('receive', message), receive?.(message, extra))
 }
 
+/**
+ * One configured server of a bridge (internal; the bridge's status API is the public face): owns
+ * the SDK client and transport, the server's tool group, its state and its retry timer.
+ * `start()` and `reconnect()` never throw; a call fails with a `ToolError` of code
+ * `MCP_SERVER_UNAVAILABLE`, `MCP_CONNECTION_CLOSED`, `MCP_REQUEST_TIMEOUT`, `MCP_PROTOCOL_ERROR`
+ * or `MCP_TRANSPORT_ERROR` (see `callError`), or with the pipeline's own abort reason.
+ */
 export class McpServerConnection {
   readonly config: ResolvedServerConfig
   private readonly host: ServerHost
@@ -357,7 +364,7 @@ export class McpServerConnection {
         signal: local.signal,
         timeout: this.config.requestTimeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: (p) => this.host.progress(exec, this.config.name, registered, p.message === undefined ? (p.total === undefined ? { progress: p.progress } : { progress: p.progress, total: p.total }) : { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), message: p.message }),
+        onprogress: (p) => this.host.progress(exec, this.config.name, registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
       })
     } catch (error) {
       // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
