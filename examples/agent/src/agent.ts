@@ -56,11 +56,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
         print(`answer: ${parsed.text}`)
         return { kind: 'answer', text: parsed.text, steps: step }
       }
-      const text = toOpenAIChatAssistantMessage(parsed).content
-      if (text) print(`  assistant: ${oneLine(text)}`)
       // The assistant turn goes into the history as the model produced it, with the ids the
       // results use (minted, de-duplicated, or recovered from text).
-      messages.push(toOpenAIChatAssistantMessage(parsed))
+      const turn = toOpenAIChatAssistantMessage(parsed)
+      if (turn.content) print(`  assistant: ${oneLine(turn.content)}`)
+      messages.push(turn)
       if (parsed.status === 'malformed-markup') {
         const note = markupErrorMessage(parsed)
         print(`  markup: ${oneLine(note)}`)

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest'
 import fc from 'fast-check'
-import type { JsonSchemaNode, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { ToolSchema } from '@deepseek-ai/dsh-tools'
 import {
   OPENAI_NAME_RULE,
   GEMINI_NAME_RULE,
@@ -16,11 +16,9 @@ import {
   toOpenAIChatTools,
   toOpenAICompatibleTools,
   toOpenAIResponsesTools,
-  type ConversionWarning,
 } from '../src/providers'
+import { brief, one } from './providers-fixtures'
 
-const one = (parameters: unknown, name = 't'): { tools: ToolSchema[] } => ({ tools: [{ name, description: 'd', parameters: parameters as JsonSchemaNode }] })
-const brief = (warnings: readonly ConversionWarning[]) => warnings.map((w) => `${w.code} ${w.pointer}`)
 
 /** Every array node of a schema (JSON pointer → node) that lacks a single `items` schema. */
 function arraysWithoutItems(node: unknown, pointer = ''): string[] {

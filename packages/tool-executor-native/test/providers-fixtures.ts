@@ -1,13 +1,20 @@
 /** Real-data fixtures for the provider tests (read from the testkit's copy, never from /work/shared). */
 import { readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import type { JsonValue, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { JsonSchemaNode, JsonValue, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { ConversionWarning } from '../src/providers'
 
 const REAL = fileURLToPath(new URL('../../tool-testkit/fixtures/real/', import.meta.url))
 
 function readJson<T>(relative: string): T {
   return JSON.parse(readFileSync(`${REAL}${relative}`, 'utf8')) as T
 }
+
+/** A one-tool declaration input (`t`, description `d`) with `parameters` taken as given, unchecked. */
+export const one = (parameters: unknown, name = 't'): { tools: ToolSchema[] } => ({ tools: [{ name, description: 'd', parameters: parameters as JsonSchemaNode }] })
+
+/** Conversion warnings as `CODE /pointer` lines, for exact comparison. */
+export const brief = (warnings: readonly ConversionWarning[]): string[] => warnings.map((w) => `${w.code} ${w.pointer}`)
 
 /** One provider emission example (`model-outputs/provider_emissions.json`). */
 export interface EmissionExample {

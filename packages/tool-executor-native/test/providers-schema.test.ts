@@ -1,6 +1,6 @@
 /** The per-provider schema sanitizers: exact outputs and exact warnings. */
 import { describe, expect, test } from 'vitest'
-import type { JsonSchemaNode, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { JsonSchemaNode } from '@deepseek-ai/dsh-tools'
 import {
   MAX_INLINED_NODES,
   sanitizeToolParameters,
@@ -10,12 +10,9 @@ import {
   toOpenAIChatTools,
   toOpenAICompatibleTools,
   toOpenAIResponsesTools,
-  type ConversionWarning,
 } from '../src/providers'
-import { bugCase } from './providers-fixtures'
+import { brief, bugCase, one } from './providers-fixtures'
 
-const one = (parameters: unknown, name = 't'): { tools: ToolSchema[] } => ({ tools: [{ name, description: 'd', parameters: parameters as JsonSchemaNode }] })
-const brief = (warnings: readonly ConversionWarning[]) => warnings.map((w) => `${w.code} ${w.pointer}`)
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object') {

@@ -159,19 +159,19 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
  */
 function assignCallIds(input: FinalizeInput, issues: ParseIssue[], changes: CallIdChange[]): string[] {
   const emittedOf = (id: unknown): string | undefined => (typeof id === 'string' && id !== '' ? id : undefined)
-  const reserved = new Set<string>()
+  // Every emitted id, then every new id as it is made: a new id never collides with either.
+  const taken = new Set<string>()
   for (const call of input.calls) {
     const id = emittedOf(call.id)
-    if (id !== undefined) reserved.add(id)
+    if (id !== undefined) taken.add(id)
   }
-  const used = new Set<string>()
+  const kept = new Set<string>()
   return input.calls.map((call, index) => {
     const emitted = emittedOf(call.id)
-    if (emitted !== undefined && !used.has(emitted)) {
-      used.add(emitted)
+    if (emitted !== undefined && !kept.has(emitted)) {
+      kept.add(emitted)
       return emitted
     }
-    const taken = new Set([...reserved, ...used])
     let callId: string
     if (emitted === undefined || input.duplicates === 'mint') {
       callId = mintCallId(input.mintPrefix, index, taken)
@@ -179,8 +179,8 @@ function assignCallIds(input: FinalizeInput, issues: ParseIssue[], changes: Call
       let n = 2
       while (taken.has(`${emitted}_${n}`)) n++
       callId = `${emitted}_${n}`
+      taken.add(callId)
     }
-    used.add(callId)
     if (emitted === undefined) {
       if (call.missingNote !== undefined) issues.push({ pointer: call.idPointer, message: call.missingNote })
       else if (input.reportMissing !== false) issues.push({ pointer: call.idPointer, message: `missing ${input.idField}; minted one` })
