@@ -8,11 +8,10 @@
  */
 import { createPythonRuntime } from '@deepseek-ai/dsh-code-runtime-python'
 import { createPtcExecutor, createQuickJsRuntime } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import type { ToolResult } from '@deepseek-ai/dsh-tools'
-import { alternate } from '../sampler'
+import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
 import { dshAddTool } from '../systems/dsh'
-import { ptcTimings, type PtcTimings } from './ptc-code-mode'
+import { measurePtcPrograms } from './ptc'
+import type { PtcTimings } from './ptc-code-mode'
 
 /** Workload configuration. */
 export interface PtcPythonConfig {
@@ -37,16 +36,6 @@ export interface PtcPythonResult extends PtcTimings {
 }
 
 const MIB = 1024 * 1024
-
-function textOf(result: ToolResult | undefined): string {
-  if (result === undefined) throw new Error('ptc-python: no result')
-  if (result.isError) throw new Error(`ptc-python: run_code failed: ${result.error.message}`)
-  return result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
-}
-
-function runCode(h: Harness, id: string, code: string): Promise<readonly ToolResult[]> {
-  return h.tools.execute({ calls: [{ callId: id, name: 'run_code', arguments: JSON.stringify({ code, description: 'benchmark program' }) }] })
-}
 
 /** RSS after letting the runtime settle and collecting garbage where possible, bytes. */
 async function settledRss(): Promise<number> {
@@ -77,24 +66,7 @@ export async function runPtcPython(config: PtcPythonConfig): Promise<PtcPythonRe
     const trivial = 'return 1'
     const sequential = `s = 0\nfor i in range(${k}):\n    r = await tools.add(a=i, b=2, label="x")\n    s += r["sum"]\nreturn s`
     const parallel = `import asyncio\nrs = await asyncio.gather(*[tools.add(a=i, b=2, label="x") for i in range(${k})])\nreturn sum(r["sum"] for r in rs)`
-    const expectedSum = String((k * (k - 1)) / 2 + 2 * k)
-    const t1 = performance.now()
-    const first = textOf((await runCode(h, 'first', trivial))[0])
-    const firstRunMs = performance.now() - t1
-    if (first !== '1') throw new Error(`ptc-python: trivial program printed ${JSON.stringify(first)}`)
-    if (textOf((await runCode(h, 'check-seq', sequential))[0]) !== expectedSum) throw new Error('ptc-python: sequential program gave a wrong sum')
-    if (textOf((await runCode(h, 'check-par', parallel))[0]) !== expectedSum) throw new Error('ptc-python: parallel program gave a wrong sum')
-    let n = 0
-    const measured = await alternate(
-      [
-        { id: 'trivial', run: async () => void (await runCode(h, `t${n++}`, trivial)) },
-        { id: 'sequential', run: async () => void (await runCode(h, `s${n++}`, sequential)) },
-        { id: 'parallel', run: async () => void (await runCode(h, `p${n++}`, parallel)) },
-      ],
-      { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
-    )
-    const [steady, seq, par] = measured.map((m) => m.ms) as [number[], number[], number[]]
-    const timings = ptcTimings({ steady, sequential: seq, parallel: par }, k)
+    const { firstMs: firstRunMs, timings } = await measurePtcPrograms(h, 'ptc-python', { trivial, sequential, parallel }, config)
     const result: PtcPythonResult = { ...timings, warmUpMs, snapshot, firstRunMs, idleRssMiB, quickJsIdleRssMiB }
     config.log(
       `ptc-python: warm-up ${warmUpMs.toFixed(0)} ms (snapshot: ${snapshot}), first run ${firstRunMs.toFixed(1)} ms, steady ${timings.steadyMs.median.toFixed(2)} ms, per sub-call ${timings.perSubCallSequentialUs.toFixed(0)} µs sequential / ${timings.perSubCallParallelUs.toFixed(0)} µs gathered; idle RSS +${idleRssMiB.toFixed(0)} MiB (QuickJS +${quickJsIdleRssMiB.toFixed(0)} MiB)`,

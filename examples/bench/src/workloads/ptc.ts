@@ -74,9 +74,9 @@ function taskBytes(system: TaskBytes['system'], h: Harness, calls: readonly RawT
   }
 }
 
-function textOf(result: ToolResult | undefined): string {
-  if (result === undefined) throw new Error('ptc: no result')
-  if (result.isError) throw new Error(`ptc: run_code failed: ${result.error.message}`)
+function textOf(result: ToolResult | undefined, label = 'ptc'): string {
+  if (result === undefined) throw new Error(`${label}: no result`)
+  if (result.isError) throw new Error(`${label}: run_code failed: ${result.error.message}`)
   return result.content.map((b) => (b.type === 'text' ? b.text : '')).join('')
 }
 
@@ -129,6 +129,53 @@ function runCode(h: Harness, id: string, code: string): Promise<readonly ToolRes
   return h.tools.execute({ calls: [{ callId: id, name: 'run_code', arguments: JSON.stringify({ code, description: 'benchmark program' }) }] })
 }
 
+/** The three programs of the PTC timing (same meaning in every language). */
+export interface PtcPrograms {
+  /** Prints `1` with no sub-call. */
+  readonly trivial: string
+  /** Awaits `subCalls` `add` sub-calls one by one and returns the sum of their `sum`s. */
+  readonly sequential: string
+  /** Awaits the same sub-calls all at once and returns the same sum. */
+  readonly parallel: string
+}
+
+/**
+ * Times the {@link PtcPrograms} through `run_code` on a harness whose PTC executor and `add`
+ * tool are registered: one first run of the trivial program (its wall time, ms), a correctness
+ * check of each program (sum of `i + 2` for `i < subCalls`), then alternating samples
+ * (`alternate`, ms) summarised by `ptcTimings`. Shared by the TypeScript (`ptc`) and Python
+ * (`ptc-python`) workloads.
+ *
+ * @throws Error prefixed with `label` when a run fails or a program prints a wrong value.
+ */
+export async function measurePtcPrograms(
+  h: Harness,
+  label: string,
+  programs: PtcPrograms,
+  config: { readonly subCalls: number; readonly rounds: number; readonly warmup: number },
+): Promise<{ readonly firstMs: number; readonly timings: PtcTimings }> {
+  const k = config.subCalls
+  const { trivial, sequential, parallel } = programs
+  const expectedSum = String((k * (k - 1)) / 2 + 2 * k)
+  const t0 = performance.now()
+  const first = textOf((await runCode(h, 'first', trivial))[0], label)
+  const firstMs = performance.now() - t0
+  if (first !== '1') throw new Error(`${label}: trivial program printed ${JSON.stringify(first)}`)
+  if (textOf((await runCode(h, 'check-seq', sequential))[0], label) !== expectedSum) throw new Error(`${label}: sequential program gave a wrong sum`)
+  if (textOf((await runCode(h, 'check-par', parallel))[0], label) !== expectedSum) throw new Error(`${label}: parallel program gave a wrong sum`)
+  let n = 0
+  const measured = await alternate(
+    [
+      { id: 'trivial', run: async () => void (await runCode(h, `t${n++}`, trivial)) },
+      { id: 'sequential', run: async () => void (await runCode(h, `s${n++}`, sequential)) },
+      { id: 'parallel', run: async () => void (await runCode(h, `p${n++}`, parallel)) },
+    ],
+    { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
+  )
+  const [steady, seq, par] = measured.map((m) => m.ms) as [number[], number[], number[]]
+  return { firstMs, timings: ptcTimings({ steady, sequential: seq, parallel: par }, k) }
+}
+
 /** Runs the PTC workload. */
 export async function runPtc(config: PtcConfig): Promise<PtcResult> {
   const k = config.subCalls
@@ -137,26 +184,7 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
     const trivial = 'return 1'
     const sequential = `let s = 0\nfor (let i = 0; i < ${k}; i++) { const r = await tools.add({ a: i, b: 2, label: 'x' }); s += r.sum }\nreturn s`
     const parallel = `const rs = await Promise.all(Array.from({ length: ${k} }, (_, i) => tools.add({ a: i, b: 2, label: 'x' })))\nreturn rs.reduce((s, r) => s + r.sum, 0)`
-    const expectedSum = String((k * (k - 1)) / 2 + 2 * k)
-
-    const t0 = performance.now()
-    const cold = textOf((await runCode(h, 'cold', trivial))[0])
-    const coldMs = performance.now() - t0
-    if (cold !== '1') throw new Error(`ptc: trivial program printed ${JSON.stringify(cold)}`)
-    if (textOf((await runCode(h, 'check-seq', sequential))[0]) !== expectedSum) throw new Error('ptc: sequential program gave a wrong sum')
-    if (textOf((await runCode(h, 'check-par', parallel))[0]) !== expectedSum) throw new Error('ptc: parallel program gave a wrong sum')
-
-    let n = 0
-    const measured = await alternate(
-      [
-        { id: 'trivial', run: async () => void (await runCode(h, `t${n++}`, trivial)) },
-        { id: 'sequential', run: async () => void (await runCode(h, `s${n++}`, sequential)) },
-        { id: 'parallel', run: async () => void (await runCode(h, `p${n++}`, parallel)) },
-      ],
-      { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
-    )
-    const [steadySamples, sequentialSamples, parallelSamples] = measured.map((m) => m.ms) as [number[], number[], number[]]
-    const timings = ptcTimings({ steady: steadySamples, sequential: sequentialSamples, parallel: parallelSamples }, k)
+    const { firstMs: coldMs, timings } = await measurePtcPrograms(h, 'ptc', { trivial, sequential, parallel }, config)
 
     // The bytes task, natively and as one program.
     const skus = Array.from({ length: config.lookups }, (_, i) => 1000 + i * 7)
