@@ -79,49 +79,46 @@ export function createRetryWrapper(options: RetryWrapperOptions): ExecuteWrapper
     if (config.maxAttempts === 1 || !config.repeatable(exec.definition)) return next()
     const delays: number[] = []
     const errors: string[] = []
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const value = await next()
-        if (attempt > 1) exec.annotate('retry', { attempts: attempt, delaysMs: delays, errors })
-        return value
-      } catch (error) {
-        const code = codeOf(error)
-        errors.push(code ?? 'TOOL_FAILED')
-        const signal = exec.signal
-        const retry =
-          attempt < config.maxAttempts &&
-          !signal.aborted &&
-          !isAbortLike(error, signal) &&
-          !(code !== undefined && NEVER_RETRIED.has(code)) &&
-          config.retryable({ error, code, attempt, exec }) === true
-        if (!retry) {
-          if (attempt > 1) exec.annotate('retry', { attempts: attempt, delaysMs: delays, errors })
-          throw error
-        }
-        const delayMs = backoffDelay(config, attempt)
-        delays.push(delayMs)
+    let attempt = 1
+    try {
+      for (; ; attempt++) {
         try {
-          onRetry?.(
-            Object.freeze({
-              callId: exec.callId,
-              toolName: exec.name,
-              attempt,
-              delayMs,
-              error: Object.freeze({ message: describeThrown(error), info: Object.freeze(infoFromThrown(error, 'TOOL_FAILED')) }),
-              scope: exec.scope,
-              ...(exec.agent === undefined ? {} : { agentId: exec.agent.id }),
-            }),
-          )
-        } catch {
-          // Reporting must not change the call's outcome.
-        }
-        try {
+          return await next()
+        } catch (error) {
+          const info = infoFromThrown(error, 'TOOL_FAILED')
+          errors.push(info.code)
+          const code = codeOf(error)
+          const signal = exec.signal
+          const retry =
+            attempt < config.maxAttempts &&
+            !signal.aborted &&
+            !isAbortLike(error, signal) &&
+            !(code !== undefined && NEVER_RETRIED.has(code)) &&
+            config.retryable({ error, code, attempt, exec }) === true
+          if (!retry) throw error
+          const delayMs = backoffDelay(config, attempt)
+          delays.push(delayMs)
+          try {
+            onRetry?.(
+              Object.freeze({
+                callId: exec.callId,
+                toolName: exec.name,
+                attempt,
+                delayMs,
+                error: Object.freeze({ message: describeThrown(error), info: Object.freeze(info) }),
+                scope: exec.scope,
+                ...(exec.agent === undefined ? {} : { agentId: exec.agent.id }),
+              }),
+            )
+          } catch {
+            // Reporting must not change the call's outcome.
+          }
           await wait(delayMs, signal)
-        } catch (reason) {
-          exec.annotate('retry', { attempts: attempt, delaysMs: delays, errors })
-          throw reason
         }
       }
+    } finally {
+      // A wait happened exactly when more than one attempt ran or a wait was cut short.
+      if (delays.length > 0) exec.annotate('retry', { attempts: attempt, delaysMs: delays, errors })
     }
   }
 }

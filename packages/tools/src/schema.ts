@@ -21,7 +21,7 @@ import type {
   ToolExecution,
   ToolResultPresentation,
 } from './contracts'
-import { softPresentCall, softPresentResult } from './presentation'
+import { callbackMembers } from './define-members'
 import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
 import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from './standard-schema'
 
@@ -504,8 +504,32 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
   presentationMeta?(args: A, value: InferValue<O>): JsonValue | undefined
 }
 
+/**
+ * The callbacks and flags both `defineTool` forms (DSL spec or Standard Schema) accept and copy
+ * onto the definition (`ToolDefinition` documents each member). `A`: the arguments every callback
+ * but `execute` receives (as sent; `presentCall`/`presentResult` only get them soft-validated
+ * against the projected JSON Schema, and are not called otherwise); `E`: what `execute` receives;
+ * `V`: the canonical (JSON) value.
+ */
+export interface DefineToolCallbacks<A, E, V> {
+  /** Returns only the declared JSON value; must observe `exec.signal`. */
+  execute(args: E, exec: ToolExecution): V | Promise<V>
+  /** Declarative deadline in ms (enforced only by the timeout policy package). */
+  readonly timeoutMs?: number
+  isConcurrencySafe?(args: A): boolean
+  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
+  readonly idempotent?: boolean
+  /** Pure UI descriptor of a pending call; receives soft-validated args (docs/design.md, "Presentation"). */
+  presentCall?(args: A): ToolCallPresentation | undefined
+  /** Pure UI descriptor of a completed call; receives soft-validated args (docs/design.md, "Presentation"). */
+  presentResult?(args: A, result: PresentableResult): ToolResultPresentation | undefined
+  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
+  projectContent?(args: A, value: V, exec: ToolExecution): readonly ContentBlock[] | undefined
+  readonly deferLoading?: boolean
+}
+
 /** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
-export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec> {
+export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec> extends DefineToolCallbacks<InferArgs<P>, InferArgs<P>, InferValue<O>> {
   readonly name: string
   readonly description: string
   readonly parameters: P
@@ -519,20 +543,6 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
    */
   readonly closed?: boolean
   readonly output: DslToolOutput<InferArgs<P>, O>
-  /** Returns only the declared JSON value; must observe `exec.signal`. */
-  execute(args: InferArgs<P>, exec: ToolExecution): InferValue<O> | Promise<InferValue<O>>
-  /** Declarative deadline in ms (enforced only by the timeout policy package). */
-  readonly timeoutMs?: number
-  isConcurrencySafe?(args: InferArgs<P>): boolean
-  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
-  readonly idempotent?: boolean
-  /** Pure UI descriptor of a pending call; receives soft-validated args (docs/design.md, "Presentation"). */
-  presentCall?(args: InferArgs<P>): ToolCallPresentation | undefined
-  /** Pure UI descriptor of a completed call; receives soft-validated args (docs/design.md, "Presentation"). */
-  presentResult?(args: InferArgs<P>, result: PresentableResult): ToolResultPresentation | undefined
-  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
-  projectContent?(args: InferArgs<P>, value: InferValue<O>, exec: ToolExecution): readonly ContentBlock[] | undefined
-  readonly deferLoading?: boolean
 }
 
 /** The definition `defineTool` returns. `Value` is the inferred output (a JSON value). */
@@ -607,7 +617,6 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
       ? {}
       : { presentationMeta: (args: Args, value: Value) => source.presentationMeta?.(args, value) }),
   })
-  const { presentCall, presentResult } = input
   const definition: DslToolDefinition<P, O> = {
     name,
     description: input.description,
@@ -615,26 +624,7 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
     output,
     execute: (args: Args, exec: ToolExecution) => input.execute(args, exec),
     source: 'dsl',
-    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
-    ...(input.idempotent === true ? { idempotent: true } : {}),
-    ...(presentCall === undefined
-      ? {}
-      : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
-    ...(presentResult === undefined
-      ? {}
-      : {
-          presentResult: (args: Args, result: PresentableResult) =>
-            softPresentResult(parameters, (valid, settled) => presentResult(valid as Args, settled), args, result),
-        }),
-    ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
-    ...(input.projectContent === undefined
-      ? {}
-      : {
-          projectContent: (args: Args, value: Value, exec: ToolExecution) =>
-            input.projectContent?.(args, value, exec),
-        }),
-    ...(input.deferLoading === true ? { deferLoading: true } : {}),
+    ...callbackMembers(input, parameters),
   }
   return Object.freeze(definition)
 }

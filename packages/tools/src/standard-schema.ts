@@ -24,19 +24,15 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec'
 import type {
   ContentBlock,
-  FinalizeInput,
   JsonObject,
   JsonValue,
-  PresentableResult,
-  ToolCallPresentation,
   ToolDefinition,
   ToolExecution,
-  ToolResultPresentation,
 } from './contracts'
 import { describeThrown, messages, ToolError } from './errors'
 import { deepFreeze, escapePointer, snapshotJson } from './json'
-import { softPresentCall, softPresentResult } from './presentation'
-import { projectSchema, ToolDefinitionError, type InferValue, type SchemaSpec } from './schema'
+import { callbackMembers } from './define-members'
+import { projectSchema, ToolDefinitionError, type DefineToolCallbacks, type InferValue, type SchemaSpec } from './schema'
 
 /** Any Standard Schema (the `~standard` property with `validate`). */
 export type AnyStandardSchema = StandardSchemaV1<unknown, unknown>
@@ -71,7 +67,8 @@ export interface StandardToolOutput<A, O> {
  * for the DSL form; `execute` receives the library's parsed output (`InferOutput`), every other
  * callback the arguments as sent (`InferInput`).
  */
-export interface DefineStandardToolInput<S extends AnyStandardSchema, O> {
+export interface DefineStandardToolInput<S extends AnyStandardSchema, O>
+  extends DefineToolCallbacks<StandardArgs<S>, StandardSchemaV1.InferOutput<S>, StandardOutputValue<O>> {
   readonly name: string
   readonly description: string
   /** A Standard Schema of the arguments object (zod 4, valibot, ArkType, …). */
@@ -83,18 +80,6 @@ export interface DefineStandardToolInput<S extends AnyStandardSchema, O> {
    * the schema only. Must throw for what it cannot express.
    */
   toJsonSchema?(schema: S | Extract<O, AnyStandardSchema>): object
-  /** Returns only the declared JSON value; must observe `exec.signal`. */
-  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): StandardOutputValue<O> | Promise<StandardOutputValue<O>>
-  readonly timeoutMs?: number
-  isConcurrencySafe?(args: StandardArgs<S>): boolean
-  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
-  readonly idempotent?: boolean
-  /** Pure UI descriptor of a pending call; receives arguments soft-validated against the converted JSON Schema (else not called). */
-  presentCall?(args: StandardArgs<S>): ToolCallPresentation | undefined
-  presentResult?(args: StandardArgs<S>, result: PresentableResult): ToolResultPresentation | undefined
-  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
-  projectContent?(args: StandardArgs<S>, value: StandardOutputValue<O>, exec: ToolExecution): readonly ContentBlock[] | undefined
-  readonly deferLoading?: boolean
 }
 
 /** The definition a Standard Schema tool becomes. */
@@ -256,7 +241,6 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     return value
   }
   const source = input.output
-  const { presentCall, presentResult } = input
   const definition: StandardToolDefinition<S, O> = {
     name,
     description: input.description,
@@ -270,16 +254,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     validateArguments: false,
     checkArguments,
     source: 'standard',
-    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
-    ...(input.idempotent === true ? { idempotent: true } : {}),
-    ...(presentCall === undefined ? {} : { presentCall: (args: Args) => softPresentCall(parameters, (valid) => presentCall(valid as Args), args) }),
-    ...(presentResult === undefined
-      ? {}
-      : { presentResult: (args: Args, result: PresentableResult) => softPresentResult(parameters, (valid, settled) => presentResult(valid as Args, settled), args, result) }),
-    ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
-    ...(input.projectContent === undefined ? {} : { projectContent: input.projectContent }),
-    ...(input.deferLoading === true ? { deferLoading: true } : {}),
+    ...callbackMembers(input, parameters),
   }
   return Object.freeze(definition)
 }
