@@ -44,7 +44,7 @@ export const RetryPolicy: {
         // Reporting must never disturb a call.
       }
     }
-    ctx.on('tools/execute', createRetryWrapper({ config: resolved, onRetry: (event) => emitRetry(ctx, event, report) }))
+    ctx.tools.on('tools/execute', createRetryWrapper({ config: resolved, onRetry: (event) => emitRetry(ctx, event, report) }))
   },
 })
 

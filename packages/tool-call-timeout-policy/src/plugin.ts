@@ -53,7 +53,7 @@ export const TimeoutPolicy: {
       config: resolved,
       onAbandoned: (event) => emitAbandoned(ctx, event, report),
     })
-    ctx.on('tools/execute', wrapper)
+    ctx.tools.on('tools/execute', wrapper)
   },
 })
 

@@ -62,11 +62,11 @@ export const ToolTracing: {
     if (!Number.isInteger(maxCaptureChars) || maxCaptureChars < 1) throw new ToolTracingConfigError(`tool tracing config: /maxCaptureChars must be a positive integer, got ${String(maxCaptureChars)}`)
     const tracer = config.tracer ?? (config.tracerProvider ?? trace.getTracerProvider()).getTracer(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)
     const spans = new ToolSpans({ tracer, captureContent, maxCaptureChars })
-    ctx.on('tools/batch-start', (event) => spans.batchStart(event))
-    ctx.on('tools/batch-end', (event, results) => spans.batchEnd(event, results))
-    ctx.on('tools/pre-execute', (exec, next) => spans.preExecute(exec, next))
-    ctx.on('tools/progress', (event) => spans.progress(event))
-    ctx.on('tools/result', (result, event) => spans.result(result, event))
+    ctx.tools.on('tools/batch-start', (event) => spans.batchStart(event))
+    ctx.tools.on('tools/batch-end', (event, results) => spans.batchEnd(event, results))
+    ctx.tools.on('tools/pre-execute', (exec, next) => spans.preExecute(exec, next))
+    ctx.tools.on('tools/progress', (event) => spans.progress(event))
+    ctx.tools.on('tools/result', (result, event) => spans.result(result, event))
   },
 })
 

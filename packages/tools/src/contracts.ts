@@ -329,7 +329,7 @@ export type ToolCondition = (input: ActivationInput) => boolean | Promise<boolea
  */
 export interface ToolExecution {
   readonly callId: string
-  /** Opaque correlation token minted at prepare; unique per call. */
+  /** Opaque correlation token, unique per call (minted when first read). */
   readonly token: symbol
   readonly name: string
   /** Parsed, lossless, deep-frozen arguments. */

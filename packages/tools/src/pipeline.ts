@@ -106,7 +106,6 @@ export interface RunContext {
 /** The execution view; `signal` is writable only while the `tools/execute` stage runs. */
 class Execution implements ToolExecution {
   readonly callId: string
-  readonly token: symbol
   readonly name: string
   readonly arguments: Readonly<JsonObject>
   readonly rawArguments: string | JsonValue
@@ -117,6 +116,8 @@ class Execution implements ToolExecution {
   readonly parent?: ToolExecution
   readonly batchId?: string
   #signal: AbortSignal
+  /** Created on first read: most calls never need one (a `Symbol()` per call costs ~5 % of a trivial call). */
+  #token: symbol | undefined
   readonly #run: RunContext
   /** Created on the first delivered report; `null` once closed. */
   #progress: ProgressChannel | null | undefined
@@ -129,7 +130,6 @@ class Execution implements ToolExecution {
 
   constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
     this.callId = call.callId
-    this.token = Symbol(call.callId)
     this.name = call.name
     this.arguments = args
     this.rawArguments = call.arguments
@@ -140,7 +140,12 @@ class Execution implements ToolExecution {
     if (run.parent !== undefined) this.parent = run.parent
     if (run.batchId !== undefined) this.batchId = run.batchId
     this.#signal = run.signal
+    this.#token = undefined
     this.#run = run
+  }
+
+  get token(): symbol {
+    return (this.#token ??= Symbol(this.callId))
   }
 
   reportProgress(update: ToolProgress): void {

@@ -19,7 +19,7 @@ import type {
 } from './contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from './executor'
 import type { ToolBatchEvent, ToolChange, ToolEvents } from './events'
-import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError } from './errors'
+import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError, typeLabel } from './errors'
 import { capPointer } from './limits'
 import { checkSchema } from './json-schema'
 import { deepFreeze } from './json'
@@ -213,6 +213,17 @@ function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig 
 }
 
 const NEVER_ABORTED = new AbortController().signal
+/** The events `ctx.tools.on` accepts (every key of {@link ToolEvents}). */
+const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(Object.keys({
+  'tools/pre-execute': true,
+  'tools/execute': true,
+  'tools/post-execute': true,
+  'tools/result': true,
+  'tools/progress': true,
+  'tools/batch-start': true,
+  'tools/batch-end': true,
+  'tools/change': true,
+} satisfies Record<keyof ToolEvents, true>))
 const NON_ASCII = /[^\x00-\x7f]/
 
 /**
@@ -563,6 +574,43 @@ export class ToolRegistry extends Service {
   guard(guard: ToolGuard): Disposer {
     if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function (exec) => string | undefined')
     return this._push(this.ctx, 'guards', guard, 'ctx.tools.guard()')
+  }
+
+  /**
+   * Registers a listener for one of the pipeline's events ({@link ToolEvents}): the same as
+   * `ctx.on(name, listener, { prepend })` — the listener joins cordis' own listener list for
+   * `name`, in registration order (first with `prepend`), is scope-filtered by the registering
+   * context, and is removed when that context's fiber is disposed or the returned disposer is
+   * called — but called without cordis' argument tracing. `ctx.on` wraps every listener in a
+   * proxy that re-traces `this` and each argument through the caller's context on every call
+   * (about 0.5 µs per listener call on Node 20, `docs/benchmarks.md`); the pipeline's arguments
+   * (`exec`, `next`, results, events) are not cordis contexts or services, so tracing changes
+   * nothing for them. Use it for listeners on the per-call path (`tools/pre-execute`,
+   * `tools/execute`, `tools/post-execute`, `tools/result`); the policy plugins of this project do.
+   *
+   * @param name one of the `tools/*` events of {@link ToolEvents}.
+   * @param options `prepend: true` puts the listener before the ones already registered.
+   * @returns a disposer that removes the listener (like the one `ctx.tools.guard` returns).
+   * @throws ToolRegistrationError when `name` is not a `tools/*` event or `listener` is not a function.
+   */
+  on<K extends keyof ToolEvents>(name: K, listener: ToolEvents[K], options: { readonly prepend?: boolean } = {}): Disposer {
+    if (!TOOL_EVENT_NAMES.has(name)) throw new ToolRegistrationError(`tools.on() takes one of ${[...TOOL_EVENT_NAMES].map((n) => `"${n}"`).join(', ')}, got ${typeof name === 'string' ? `"${name}"` : typeof name}`)
+    if (typeof listener !== 'function') throw new ToolRegistrationError(`tools.on("${name}") takes a function, got ${typeLabel(listener)}`)
+    const ctx = this.ctx
+    const hooks = this._root.events._hooks as Record<string, { ctx: Context; callback: unknown; prepend?: boolean }[] | undefined>
+    return ctx.effect(() => {
+      const hook = { ctx, callback: listener, prepend: options.prepend === true }
+      const list = (hooks[name] ??= [])
+      if (hook.prepend) list.unshift(hook)
+      else list.push(hook)
+      return () => {
+        const current = hooks[name]
+        const i = current === undefined ? -1 : current.indexOf(hook)
+        if (i === -1) return
+        current!.splice(i, 1)
+        if (current!.length === 0) delete hooks[name]
+      }
+    }, `ctx.tools.on(${JSON.stringify(name)})`) as Disposer
   }
 
   /**

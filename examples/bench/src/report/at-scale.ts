@@ -37,16 +37,15 @@ export function atScaleChecks(r: BenchResults): AtScaleCheck[] {
       met: bare.every((x) => x.ratio <= 3),
     })
   }
-  const hooks = variants.flatMap((variant) => {
-    const full = cell(variant, 'dsh')
-    const b = cell(variant, 'dsh-bare')
-    return full === undefined || b === undefined ? [] : [{ variant, us: full.perCallUs.median - b.perCallUs.median }]
-  })
-  if (hooks.length > 0) {
+  // Measured in the plugins workload (CPU time, N = 100, parallel-safe): the wall-time medians of
+  // single 1,000-call steps in section 1 are too noisy for a difference of a microsecond.
+  const hooks = r.plugins.rows.find((x) => x.system === 'hooks')
+  const hooksCtxOn = r.plugins.rows.find((x) => x.system === 'hooks-ctx-on')
+  if (hooks !== undefined) {
     checks.push({
       target: 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs',
-      measured: hooks.map((x) => `${x.variant}: ${f(x.us)} µs`).join('; '),
-      met: hooks.every((x) => x.us <= 1),
+      measured: `${f(hooks.overheadUs)} µs CPU (median; fastest samples ${f(hooks.perCallUs.min - r.plugins.rows[0]!.perCallUs.min)} µs), section 7, listener and wrapper registered with \`ctx.tools.on\`${hooksCtxOn === undefined ? '' : `; ${f(hooksCtxOn.overheadUs)} µs with cordis' \`ctx.on\``}`,
+      met: hooks.overheadUs <= 1,
     })
   }
   const s = r.atScale

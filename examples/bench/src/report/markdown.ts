@@ -14,6 +14,7 @@ export const SYSTEM_NAMES: Readonly<Record<string, string>> = {
   floor: 'floor (parse + ajv + call)',
   dsh: 'dsh-tools (native pipeline)',
   'dsh-bare': 'dsh-tools without listener, guard, wrapper',
+  'dsh-ctx-on': 'dsh-tools, listener and wrapper via ctx.on',
   'ai-sdk': 'Vercel AI SDK',
   'agents-sdk': 'OpenAI Agents SDK',
 }
@@ -23,11 +24,12 @@ const SHORT_NAMES: Readonly<Record<BatchSystemId, string>> = {
   floor: 'floor',
   'dsh-bare': 'dsh-tools, no listener/guard/wrapper',
   dsh: 'dsh-tools',
+  'dsh-ctx-on': 'dsh-tools, hooks via ctx.on',
   'ai-sdk': 'Vercel AI SDK',
   'agents-sdk': 'OpenAI Agents SDK',
 }
 
-const COLORS: Readonly<Record<BatchSystemId, string>> = { floor: '#9e9e9e', 'dsh-bare': '#9ecae1', dsh: '#1f77b4', 'ai-sdk': '#ff7f0e', 'agents-sdk': '#2ca02c' }
+const COLORS: Readonly<Record<BatchSystemId, string>> = { floor: '#9e9e9e', 'dsh-bare': '#9ecae1', dsh: '#1f77b4', 'dsh-ctx-on': '#6baed6', 'ai-sdk': '#ff7f0e', 'agents-sdk': '#2ca02c' }
 
 /** Targets of docs/design.md, "Performance targets" checked against the results. */
 export interface TargetCheck {
@@ -224,9 +226,10 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
   )
   out.push('')
   out.push(
-    '- **dsh-tools**: a deployment with the registry and the native executor (pool of 10); per step `resolve()` → `describe({ toolSet })` → `ctx.tools.execute({ calls, toolSet })` → dispose, with one `tools/pre-execute` listener, one guard, one `tools/execute` wrapper, argument validation (ajv, all errors), output validation, freezing and rendering. Sequential-safe calls are exclusive (each a barrier); parallel-safe calls share the pool.',
+    '- **dsh-tools**: a deployment with the registry and the native executor (pool of 10); per step `resolve()` → `describe({ toolSet })` → `ctx.tools.execute({ calls, toolSet })` → dispose, with one `tools/pre-execute` listener and one `tools/execute` wrapper (registered with `ctx.tools.on`, as the policy plugins of this project register theirs), one guard, argument validation (ajv, all errors), output validation, freezing and rendering. Sequential-safe calls are exclusive (each a barrier); parallel-safe calls share the pool.',
   )
   out.push('- **dsh-tools without listener, guard, wrapper**: the same deployment and step with none of the three (attribution: what the pipeline costs by itself).')
+  out.push("- **dsh-tools, listener and wrapper via ctx.on**: the same, with the listener and the wrapper registered through cordis' `ctx.on` (attribution: cordis wraps every `ctx.on` listener in a proxy that re-traces `this` and each argument through the caller's context on every call; `ctx.tools.on` registers into the same list without it).")
   out.push('- **Vercel AI SDK**: `generateText` with `MockLanguageModelV3` returning all N tool calls in one step; default stop condition (one step); the tool is declared with zod, which validates arguments.')
   out.push('- **OpenAI Agents SDK**: `Runner` (tracing disabled) with a scripted `Model` returning N `function_call` items, then a final message; the tool is declared with zod. Large-N samples are capped (see "samples × runs") because one step of 1,000 calls takes tens of seconds; its capped samples take the last rounds so the garbage it leaves disturbs fewer samples of the others.')
   out.push('- Neither peer has per-call concurrency control: both run every call of a step at once, so their two variants run the same code.')
@@ -293,12 +296,13 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     const floor = at('floor')
     const bare = at('dsh-bare')
     const full = at('dsh')
-    return floor === undefined || bare === undefined || full === undefined ? [] : [[variant, `${f(floor)} µs`, `+ ${f(bare - floor)} µs`, `+ ${f(full - bare)} µs`, `${f(full)} µs`]]
+    const ctxOn = at('dsh-ctx-on')
+    return floor === undefined || bare === undefined || full === undefined ? [] : [[variant, `${f(floor)} µs`, `+ ${f(bare - floor)} µs`, `+ ${f(full - bare)} µs`, `${f(full)} µs`, ctxOn === undefined ? '—' : `+ ${f(ctxOn - full)} µs`]]
   })
   if (attribution.length > 0) {
-    out.push(`Where our per-call time goes (N = ${maxN.toLocaleString('en-US')}, medians): the floor, what the pipeline adds by itself (the ordered async stages, lossless snapshot and deep freeze of arguments and value, output validation, rendering, frozen results), and what one \`tools/pre-execute\` listener, one guard and one \`tools/execute\` wrapper add:`)
+    out.push(`Where our per-call time goes (N = ${maxN.toLocaleString('en-US')}, medians): the floor, what the pipeline adds by itself (the ordered async stages, lossless snapshot and deep freeze of arguments and value, output validation, rendering, frozen results), and what one \`tools/pre-execute\` listener, one guard and one \`tools/execute\` wrapper add; the last column is what registering the listener and the wrapper with cordis' \`ctx.on\` instead of \`ctx.tools.on\` adds on top (its per-call argument tracing):`)
     out.push('')
-    out.push(table(['variant', 'floor', 'pipeline alone', 'listener + guard + wrapper', 'total'], attribution, ['l', 'r', 'r', 'r', 'r']))
+    out.push(table(['variant', 'floor', 'pipeline alone', 'listener + guard + wrapper', 'total', 'via ctx.on'], attribution, ['l', 'r', 'r', 'r', 'r', 'r']))
     out.push('')
   }
 
@@ -445,7 +449,7 @@ export function renderPluginsSection(p: PluginsResult): string {
   out.push('## 7. Plugins mounted and idle')
   out.push('')
   out.push(
-    `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples of this process's **CPU time** (user + system, so time spent waiting for a core on a busy machine is not counted). \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv).`,
+    `One step of ${p.n} parallel-safe trivial calls through the native pipeline (registry, native executor, the DSL tool of workload 1 — the \`dsh-bare\` setup), with only the named plugin added; alternating samples of this process's **CPU time** (user + system, so time spent waiting for a core on a busy machine is not counted). \`progress-listener\`: a \`tools/progress\` listener, the tool never reports. \`otel-noop\`: \`@deepseek-ai/dsh-tool-otel\` with the global no-op tracer (no OpenTelemetry SDK installed): its batch, pre-execute and result observers run, spans are no-ops. \`retry-idle\`: \`@deepseek-ai/dsh-tool-call-retry-policy\` with the tool declared \`idempotent\` and no call failing. \`timeout\`: the timeout policy with a 30 s default budget, for reference. \`zod-schema\`: the same tool declared with zod 4 (Standard Schema: JSON Schema from zod, arguments and output validated by zod instead of ajv). \`hooks\`: the hooks of the native pipeline row of section 1 — one \`tools/pre-execute\` listener and one \`tools/execute\` wrapper registered with \`ctx.tools.on\`, and one guard; \`hooks-ctx-on\`: the same with the listener and the wrapper registered with cordis' \`ctx.on\`.`,
   )
   out.push('')
   out.push(

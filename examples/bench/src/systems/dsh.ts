@@ -1,8 +1,11 @@
 /**
  * Our system: a deployment with the registry and the native executor, the trivial tool
  * declared with the DSL (arguments and output validated), one `tools/pre-execute` listener, one
- * guard and one `tools/execute` wrapper. A step is what a harness does per model step:
- * `resolve` → `describe` → `execute` the raw batch → dispose the tool set.
+ * guard and one `tools/execute` wrapper. The listener and the wrapper are registered with
+ * `ctx.tools.on` (as this project's policy plugins register theirs); the `dsh-ctx-on` variant
+ * registers them with cordis' `ctx.on` instead, whose per-call argument tracing is then the
+ * difference. A step is what a harness does per model step: `resolve` → `describe` → `execute`
+ * the raw batch → dispose the tool set.
  */
 import { defineTool, type RawToolCall } from '@deepseek-ai/dsh-tools'
 import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
@@ -28,13 +31,22 @@ export function dshAddTool(parallel: boolean) {
 }
 
 /**
- * Creates our system over `calls` (default pool of 10 parallel bodies). `bare` leaves out the
- * listener, the guard and the wrapper (an attribution run: what they cost).
+ * How the listener and the wrapper are registered: `tools` with `ctx.tools.on`, `ctx` with
+ * cordis' `ctx.on`, `none` leaves out the listener, the guard and the wrapper (an attribution run:
+ * what they cost).
  */
-export async function createDsh(calls: readonly ScriptedCall[], variant: Variant, options: { readonly bare?: boolean } = {}): Promise<StepSystem> {
+export type DshHooks = 'tools' | 'ctx' | 'none'
+
+/** Creates our system over `calls` (default pool of 10 parallel bodies). */
+export async function createDsh(calls: readonly ScriptedCall[], variant: Variant, options: { readonly hooks?: DshHooks } = {}): Promise<StepSystem> {
+  const hooks = options.hooks ?? 'tools'
   const h = await createHarness()
   h.ctx.tools.register(dshAddTool(variant === 'parallel'))
-  if (options.bare !== true) {
+  if (hooks === 'tools') {
+    h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
+    h.ctx.tools.guard(() => undefined)
+    h.ctx.tools.on('tools/execute', (_exec, next) => next())
+  } else if (hooks === 'ctx') {
     h.ctx.on('tools/pre-execute', (_exec, next) => next())
     h.ctx.tools.guard(() => undefined)
     h.ctx.on('tools/execute', (_exec, next) => next())
@@ -51,7 +63,7 @@ export async function createDsh(calls: readonly ScriptedCall[], variant: Variant
     }
   }
   return {
-    id: options.bare === true ? 'dsh-bare' : 'dsh',
+    id: hooks === 'none' ? 'dsh-bare' : hooks === 'ctx' ? 'dsh-ctx-on' : 'dsh',
     async step() {
       await step()
     },

@@ -169,7 +169,7 @@ export async function runAtScale(config: AtScaleConfig): Promise<AtScaleResult> 
 
   // Allocations per call, N = small, each system measured on a warm, collected heap (median of 5).
   const floor = createFloor(scriptedCalls(config.small))
-  const bare = await createDsh(scriptedCalls(config.small), 'parallel', { bare: true })
+  const bare = await createDsh(scriptedCalls(config.small), 'parallel', { hooks: 'none' })
   const allocations: Allocation[] = []
   for (const [system, s] of [['floor', floor], ['dsh-bare', bare], ['dsh', small]] as const) {
     for (let i = 0; i < 3; i++) await s.step()

@@ -13,10 +13,12 @@ import { createFloor } from '../systems/floor'
 import { scriptedCalls, verifyOutputs, type StepSystem, type Variant } from '../systems/trivial'
 
 /**
- * The systems of the batch workload, in report order. `dsh-bare` is an attribution run: our
- * pipeline without the listener, the guard and the wrapper (everything else identical).
+ * The systems of the batch workload, in report order. `dsh-bare` and `dsh-ctx-on` are
+ * attribution runs: our pipeline without the listener, the guard and the wrapper, and with the
+ * listener and the wrapper registered through cordis' `ctx.on` instead of `ctx.tools.on`
+ * (everything else identical).
  */
-export const BATCH_SYSTEMS = ['floor', 'dsh-bare', 'dsh', 'ai-sdk', 'agents-sdk'] as const
+export const BATCH_SYSTEMS = ['floor', 'dsh-bare', 'dsh', 'dsh-ctx-on', 'ai-sdk', 'agents-sdk'] as const
 export type BatchSystemId = (typeof BATCH_SYSTEMS)[number]
 
 /** Sampling plan for one batch size. */
@@ -96,7 +98,9 @@ async function createSystem(id: BatchSystemId, n: number, variant: Variant): Pro
     case 'dsh':
       return createDsh(calls, variant)
     case 'dsh-bare':
-      return createDsh(calls, variant, { bare: true })
+      return createDsh(calls, variant, { hooks: 'none' })
+    case 'dsh-ctx-on':
+      return createDsh(calls, variant, { hooks: 'ctx' })
     case 'ai-sdk':
       return createAiSdk(calls)
     case 'agents-sdk':

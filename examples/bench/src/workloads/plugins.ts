@@ -9,7 +9,11 @@
  *   call failing;
  * - `timeout`: `@deepseek-ai/dsh-tool-call-timeout-policy` with a 30 s default (for reference);
  * - `zod-schema`: the same tool declared with zod 4 (Standard Schema) instead of the DSL:
- *   validation by zod instead of ajv.
+ *   validation by zod instead of ajv;
+ * - `hooks`: one `tools/pre-execute` listener and one `tools/execute` wrapper (both
+ *   `(exec, next) => next()`, registered with `ctx.tools.on`) and one guard — the hooks of the
+ *   batch workload's native pipeline;
+ * - `hooks-ctx-on`: the same with the listener and the wrapper registered with cordis' `ctx.on`.
  *
  * Reports per-call CPU time and the overhead above the baseline (median difference, µs per
  * call). CPU time rather than wall time: these deltas are a few µs, and the machine the
@@ -27,7 +31,7 @@ import { dshAddTool } from '../systems/dsh'
 import { addBody, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, verifyOutputs } from '../systems/trivial'
 
 /** The systems, in report order. */
-export const PLUGIN_SYSTEMS = ['baseline', 'progress-listener', 'otel-noop', 'retry-idle', 'timeout', 'zod-schema'] as const
+export const PLUGIN_SYSTEMS = ['baseline', 'progress-listener', 'otel-noop', 'retry-idle', 'timeout', 'zod-schema', 'hooks', 'hooks-ctx-on'] as const
 export type PluginSystemId = (typeof PLUGIN_SYSTEMS)[number]
 
 /** Workload configuration. */
@@ -71,6 +75,8 @@ function setup(system: PluginSystemId): { plugins: HarnessPlugin[]; tool: AnyToo
   switch (system) {
     case 'baseline':
     case 'progress-listener':
+    case 'hooks':
+    case 'hooks-ctx-on':
       return { plugins: [], tool: dsl }
     case 'otel-noop':
       return { plugins: [{ plugin: ToolTracing, config: {} }], tool: dsl }
@@ -126,6 +132,16 @@ export async function runPlugins(config: PluginsConfig): Promise<PluginsResult> 
       disposers.push(() => h.dispose())
       h.ctx.tools.register(tool)
       if (system === 'progress-listener') h.ctx.on('tools/progress', () => undefined)
+      if (system === 'hooks') {
+        h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
+        h.ctx.tools.guard(() => undefined)
+        h.ctx.tools.on('tools/execute', (_exec, next) => next())
+      }
+      if (system === 'hooks-ctx-on') {
+        h.ctx.on('tools/pre-execute', (_exec, next) => next())
+        h.ctx.tools.guard(() => undefined)
+        h.ctx.on('tools/execute', (_exec, next) => next())
+      }
       const step = () => h.tools.execute({ calls })
       const results = await step()
       verifyOutputs(system, results.map((r) => (r.isError ? r.error.message : r.value)), config.n)
