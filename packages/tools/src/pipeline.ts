@@ -204,15 +204,15 @@ export interface CallState {
   readonly index: number
   readonly call: RawToolCall
   /** Present once prepare resolved the tool. */
-  definition?: AnyToolDefinition
+  definition: AnyToolDefinition | undefined
   /** `finalizeContent` snapshotted at prepare. */
-  finalize?: AnyToolDefinition['finalizeContent']
-  exec?: Execution
+  finalize: AnyToolDefinition['finalizeContent'] | undefined
+  exec: Execution | undefined
   parallel: boolean
   /** Set once the call reached stage 2 (post-execute runs for it). */
   reachedPolicy: boolean
-  repairs?: readonly string[]
-  draft?: Draft
+  repairs: readonly string[] | undefined
+  draft: Draft | undefined
 }
 
 /** A draft outcome. */
@@ -312,7 +312,8 @@ function isTruncation(parseError: string, raw: string): boolean {
  */
 export function prepare(entry: unknown, index: number, run: RunContext): CallState {
   const { call, problem } = normalizeEntry(entry, index)
-  const state: CallState = { index, call, parallel: false, reachedPolicy: false }
+  // Every field from the start: one object shape for every call (no transitions as stages fill it).
+  const state: CallState = { index, call, definition: undefined, finalize: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
   if (problem !== undefined) {
     state.draft = fail('INVALID_ARGS', messages.malformedCall(index, problem))
     return state
@@ -585,7 +586,10 @@ function freezeContext(context: ResultContext): ResultContext {
 }
 
 function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
-  return Object.isFrozen(content) && content.every((b) => Object.isFrozen(b)) ? content : Object.freeze(content.map((b) => Object.freeze(shallowCopy(b))))
+  if (Object.isFrozen(content) && content.every((b) => Object.isFrozen(b))) return content
+  const out = new Array<ContentBlock>(content.length)
+  for (let i = 0; i < content.length; i++) out[i] = Object.freeze(shallowCopy(content[i]!))
+  return Object.freeze(out)
 }
 
 /**
@@ -918,6 +922,9 @@ export function finalize(state: CallState): ToolResult {
   return Object.freeze(result) as unknown as ToolResult
 }
 
+/** `{ toolName }` metadata shared by every result of a definition that records nothing else. */
+const plainMeta = new WeakMap<AnyToolDefinition, ToolResultMeta>()
+
 function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined {
   const definition = state.definition
   if (definition === undefined) return undefined
@@ -933,11 +940,17 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
       presentation = undefined
     }
   }
+  const annotations = state.exec?.annotations
+  if (presentation === undefined && state.repairs === undefined && annotations === undefined) {
+    // The common case: only the tool name, one frozen object per definition.
+    let plain = plainMeta.get(definition)
+    if (plain === undefined) plainMeta.set(definition, (plain = Object.freeze({ toolName: definition.name })))
+    return plain
+  }
   // Assigned rather than spread (same keys, same order): see `shallowCopy`.
   const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>> } = { toolName: definition.name }
   if (presentation !== undefined) meta.presentation = presentation
   if (state.repairs !== undefined) meta.repairs = state.repairs
-  const annotations = state.exec?.annotations
   if (annotations !== undefined) {
     // Detached: a late annotate() (after the result was built) changes nothing.
     meta.annotations = Object.freeze(Object.fromEntries(annotations))
@@ -994,7 +1007,7 @@ function defectMessage(name: string, error: unknown): string {
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
 export function defectState(entry: unknown, index: number, error: unknown): CallState {
   const { call } = normalizeEntry(entry, index)
-  return { index, call, parallel: false, reachedPolicy: false, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
+  return { index, call, definition: undefined, finalize: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
 }
 
 /** The result of a call whose stages hit a defect (never expected; reported by the runner). */
