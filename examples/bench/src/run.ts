@@ -74,7 +74,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
         : [
             { n: 10, rounds: 15, warmup: 5, minSampleMs: 20 },
             { n: 100, rounds: 15, warmup: 3, minSampleMs: 20, caps: { 'agents-sdk': { maxSamples: 6 } } },
-            { n: 1000, rounds: 15, warmup: 2, minSampleMs: 0, caps: { 'agents-sdk': { warmup: 0, maxSamples: 2 } } },
+            { n: 1000, rounds: 31, warmup: 3, minSampleMs: 0, caps: { 'agents-sdk': { warmup: 0, maxSamples: 2 } } },
           ],
       log,
     }),
