@@ -6,6 +6,7 @@
  * re-enters the pipeline as a sub-call.
  */
 import {
+  getValidator,
   MAX_TIMER_MS,
   ToolError,
   validateMaxParallel,
@@ -57,7 +58,10 @@ export interface PtcExecutorConfig {
 
 /** The PTC executor: a {@link ToolExecutor} whose runtime can be started ahead of the first run. */
 export interface PtcToolExecutor extends ToolExecutor {
-  /** Starts the runtime (the default one, or a given one with a `warmUp` method) so the first `run_code` is fast. */
+  /**
+   * Starts the runtime (the default one, or a given one with a `warmUp` method) and compiles the
+   * `run_code` argument validator, so the first `run_code` is fast.
+   */
   warmUp(): Promise<void>
 }
 
@@ -180,6 +184,8 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   return {
     name: 'ptc',
     async warmUp() {
+      // The `run_code` argument validator too: ajv compiles it on first use (2–5 ms).
+      getValidator(parameters)({ code: '', description: '' })
       await runtime.warmUp?.(limits.memoryBytes)
     },
     /** Unmounting releases the default runtime's idle workers and WebAssembly instances. */
