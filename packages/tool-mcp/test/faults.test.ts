@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import type { ToolChange, ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
-import { FaultServer, Latch, text, tool, untilAborted } from './fault-server'
+import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 
 let h: Harness
 afterEach(async () => {
@@ -95,6 +95,70 @@ describe('calls', () => {
     const strict = new FaultServer([tool('typed', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } })])
     await createMcpBridge(h.ctx, { servers: [custom('s', strict)] })
     expect(outcome((await h.execute([call('s__typed', { n: 'one' })]))[0])).toMatch(/^INVALID_ARGS: /)
+  })
+
+  test('a malformed result fails that call with MCP_PROTOCOL_ERROR naming the server, the tool and the field; siblings are unaffected', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([
+      tool('not-array', () => wire({ content: 'oops' })),
+      tool('bad-text', () => wire({ content: [{ type: 'text', text: 42 }] })),
+      tool('bad-image', () => wire({ content: [{ type: 'text', text: 'ok' }, { type: 'image', data: 'not base64!', mimeType: 'image/png' }] })),
+      tool('bad-link', () => wire({ content: [{ type: 'resource_link', uri: 'file:///a' }] })),
+      tool('bad-resource', () => wire({ content: [{ type: 'resource', resource: { uri: 'mem://x' } }] })),
+      tool('bad-flag', () => wire({ content: [], isError: 'yes' })),
+      tool('bad-structure', () => wire({ content: [], structuredContent: [1] })),
+      tool('bad-block', () => wire({ content: [{ type: 'text', text: 'a', annotations: 'high' }] })),
+      tool('no-content', () => wire({})),
+      tool('newer-type', () => wire({ content: [{ type: 'video', uri: 'https://example.org/v.mp4' }] })),
+      tool('fine', () => text('fine')),
+    ])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('m', fault)] })
+    const results = await h.execute(fault.tools.map((t) => call(`m__${t.name}`, {})))
+    const malformed = (tool: string, problem: string): string => `MCP_PROTOCOL_ERROR: MCP server "m" sent a malformed result for "${tool}": ${problem}`
+    expect(results.map(outcome)).toEqual([
+      malformed('not-array', '/content must be an array (got string)'),
+      malformed('bad-text', '/content/0/text must be a string (got number)'),
+      malformed('bad-image', '/content/1/data must be a base64 string (it has characters outside the base64 alphabet)'),
+      malformed('bad-link', '/content/0/name must be a string (got undefined)'),
+      malformed('bad-resource', '/content/0/resource must have a "text" string or a base64 "blob"'),
+      malformed('bad-flag', '/isError must be a boolean (got string)'),
+      malformed('bad-structure', '/structuredContent must be an object (got array)'),
+      malformed('bad-block', '/content/0/annotations must be an object (got string)'),
+      // No `content` reads as none (the SDK's default); a block type from a newer protocol is named, not dropped.
+      'ok: ""',
+      'ok: [{"type":"video","uri":"https://example.org/v.mp4"}]',
+      'ok: "fine"',
+    ])
+    expect(results[9]!.content).toEqual([{ type: 'text', text: '[unsupported MCP content type "video"]' }])
+    expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: MCP server "m" sent a malformed result for "not-array": /content must be an array (got string)' }])
+    expect(bridge.server('m')).toMatchObject({ state: 'ready', inFlight: 0 })
+  })
+
+  test('no abort listener stays on the caller signal; an abort after the calls settled sends no cancellation', async () => {
+    h = await createHarness()
+    const started = new Latch()
+    const fault = new FaultServer([
+      tool('echo', ({ args }) => text(String(args.message)), { annotations: { readOnlyHint: true } }),
+      tool('hang', ({ signal }) => (started.open(), untilAborted(signal))),
+    ])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+    const controller = new AbortController()
+    const results = await h.execute([call('f__echo', { message: 'a' }), call('f__echo', { message: 'b' }), call('f__echo', { message: 'c' })], { signal: controller.signal })
+    expect(results.map(outcome)).toEqual(['ok: "a"', 'ok: "b"', 'ok: "c"'])
+    expect(abortListenerCount(controller.signal)).toBe(0)
+    controller.abort()
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(fault.cancelled).toEqual([])
+
+    // An aborted call: the server sees exactly one cancellation and the signal is left clean.
+    const second = new AbortController()
+    const pending = h.execute([call('f__hang', {}), call('f__echo', { message: 'never' })], { signal: second.signal })
+    await started.wait()
+    second.abort()
+    expect((await pending).map(outcome)).toEqual(['ABORTED: Tool call was cancelled', 'ABORTED_BEFORE_DISPATCH: Tool call was cancelled before it started'])
+    expect(abortListenerCount(second.signal)).toBe(0)
+    expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang'])
+    expect(bridge.server('f')!.inFlight).toBe(0)
   })
 
   test('a server that crashes mid-call fails that call with a clear message; siblings and other servers are unaffected; retry reconnects', async () => {
