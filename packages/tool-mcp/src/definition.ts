@@ -115,7 +115,9 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
       } else {
         value = valueOf(blocks)
       }
-      if (blocks.length > 0) prepared.set(exec.token, mapContent(blocks))
+      // One text block of a tool without outputSchema: the value is its text, and the default
+      // render (`renderJsonValue`) shows exactly that block; nothing to prepare.
+      if (blocks.length > 1 || (blocks.length === 1 && (structured || blocks[0]!.type !== 'text'))) prepared.set(exec.token, mapContent(blocks))
       return value
     },
   })

@@ -53,6 +53,8 @@ export interface ServerHost {
   /** Claims registered names for `server`; throws naming both servers on a clash. */
   claim(server: string, names: ReadonlyMap<string, string>): void
   status(status: McpServerStatus): void
+  /** Whether a call's progress has somewhere to go now (see `McpServerCommonConfig.progress`). */
+  progressObserved(): boolean
   progress(exec: ToolExecution, server: string, tool: string, update: McpProgress): void
   warn(message: string): void
   debug(message: string): void
@@ -372,12 +374,18 @@ export class McpServerConnection {
     if (caller.aborted) return Promise.reject(caller.reason as unknown)
     const link = new CallLink(caller)
     this.inFlight++
-    const request = client.request({ method: 'tools/call', params: { name: target.tool, arguments: args } }, ResultSchema, {
-      signal: link.asSignal(),
-      timeout: this.config.requestTimeoutMs,
-      resetTimeoutOnProgress: true,
-      onprogress: (p) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
-    })
+    const request = client.request(
+      { method: 'tools/call', params: { name: target.tool, arguments: args } },
+      ResultSchema,
+      this.config.progress === 'always' || this.host.progressObserved()
+        ? {
+            signal: link.asSignal(),
+            timeout: this.config.requestTimeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: (p) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
+          }
+        : { signal: link.asSignal(), timeout: this.config.requestTimeoutMs },
+    )
     return request.then(
       (result) => {
         this.inFlight--

@@ -263,6 +263,33 @@ describe('calls', () => {
     expect(callbacks).toEqual(events)
     expect(pipeline).toEqual(['c9 p__work #1 1/3 reading', 'c9 p__work #2 2/3', 'c9 p__work #3 3/?', 'result c9'])
   })
+
+  test('progress is asked for when it has somewhere to go, or always with progress: "always"', async () => {
+    h = await createHarness()
+    const tokens: string[] = []
+    const seen = (name: string) => tool(name, ({ progressToken }) => (tokens.push(`${name}:${progressToken === undefined ? 'none' : 'token'}`), text('ok')))
+    const fault = new FaultServer([seen('t')])
+    await createMcpBridge(h.ctx, { servers: [custom('o', fault), custom('a', new FaultServer([seen('u')]), { progress: 'always' })] })
+    const step = async (): Promise<void> => {
+      expect((await h.execute([call('o__t', {}), call('a__u', {})])).map(outcome)).toEqual(['ok: "ok"', 'ok: "ok"'])
+    }
+    await step()
+    const off = h.ctx.on('tools/progress', () => undefined)
+    await step()
+    off()
+    await step()
+    const offMcp = h.ctx.on('mcp/progress', () => undefined)
+    await step()
+    offMcp()
+    expect(tokens).toEqual(['t:none', 'u:token', 't:token', 'u:token', 't:none', 'u:token', 't:token', 'u:token'])
+
+    // An onProgress callback observes every call of its bridge.
+    tokens.length = 0
+    await createMcpBridge(h.ctx, { servers: [custom('c', new FaultServer([seen('v')]))] }, { onProgress: () => undefined })
+    expect(outcome((await h.execute([call('c__v', {})]))[0])).toBe('ok: "ok"')
+    expect(tokens).toEqual(['v:token'])
+    await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { progress: 'sometimes' })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/progress must be "observed" or "always", got "sometimes"')
+  })
 })
 
 describe('registration', () => {
