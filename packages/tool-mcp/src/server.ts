@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
-import { CallLink } from './call'
+import { CallLinks } from './call'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
 import { checkCallToolResult } from './result'
 import type { McpProgress } from './progress'
@@ -138,6 +138,7 @@ export class McpServerConnection {
   private refreshing: Promise<void> = Promise.resolve()
   private stderrTail: string[] = []
   private inFlight = 0
+  private readonly links = new CallLinks()
   private readonly caller = (target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> => this.call(target, args, exec)
 
   constructor(config: ResolvedServerConfig, host: ServerHost, group: ToolGroup) {
@@ -360,7 +361,7 @@ export class McpServerConnection {
 
   /**
    * One `tools/call`, settled through `target.settle`; see the package README for the error
-   * codes. One {@link CallLink} per call carries cancellation both ways (see `call.ts`); the SDK
+   * codes. A link per call carries cancellation both ways (see `call.ts`); the SDK
    * parses the response with its base `ResultSchema` only and {@link checkCallToolResult} checks
    * the rest of the `CallToolResult` shape, so a malformed result fails this call with
    * `MCP_PROTOCOL_ERROR` naming the tool and the field.
@@ -372,7 +373,7 @@ export class McpServerConnection {
     }
     const caller = exec.signal
     if (caller.aborted) return Promise.reject(caller.reason as unknown)
-    const link = new CallLink(caller)
+    const link = this.links.link(caller)
     this.inFlight++
     const request = client.request(
       { method: 'tools/call', params: { name: target.tool, arguments: args } },
@@ -389,14 +390,14 @@ export class McpServerConnection {
     return request.then(
       (result) => {
         this.inFlight--
-        link.unlink()
+        this.links.unlink(caller, link)
         const problem = checkCallToolResult(result)
         if (problem !== undefined) throw new ToolError('MCP_PROTOCOL_ERROR', `MCP server "${this.config.name}" sent a malformed result for "${target.tool}": ${problem}`)
         return target.settle(result as CallToolResult, exec)
       },
       (error: unknown) => {
         this.inFlight--
-        link.unlink()
+        this.links.unlink(caller, link)
         // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
         if (caller.aborted) throw caller.reason
         throw this.callError(target.tool, error)

@@ -4,7 +4,7 @@
  * structured output, content mapping, collisions, isolation, backoff and progress.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import type { ToolChange, ToolResult } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
@@ -16,6 +16,11 @@ afterEach(async () => {
 
 function custom(name: string, server: FaultServer, extra: Record<string, unknown> = {}) {
   return { name, transport: 'custom' as const, create: server.create, ...extra }
+}
+
+/** One turn of the event loop. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function outcome(r: ToolResult | undefined): string {
@@ -134,20 +139,32 @@ describe('calls', () => {
     expect(bridge.server('m')).toMatchObject({ state: 'ready', inFlight: 0 })
   })
 
-  test('no abort listener stays on the caller signal; an abort after the calls settled sends no cancellation', async () => {
+  test('one abort listener per caller signal while its calls run, none a turn after; an abort after the calls settled sends no cancellation', async () => {
     h = await createHarness()
     const started = new Latch()
+    const listeners: number[] = []
+    const controller = new AbortController()
     const fault = new FaultServer([
-      tool('echo', ({ args }) => text(String(args.message)), { annotations: { readOnlyHint: true } }),
+      tool('echo', ({ args }) => (listeners.push(abortListenerCount(controller.signal)), text(String(args.message))), { annotations: { readOnlyHint: true } }),
+      tool('step', ({ args }) => (listeners.push(abortListenerCount(controller.signal)), text(String(args.message)))),
       tool('hang', ({ signal }) => (started.open(), untilAborted(signal))),
     ])
     const bridge = await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
-    const controller = new AbortController()
-    const results = await h.execute([call('f__echo', { message: 'a' }), call('f__echo', { message: 'b' }), call('f__echo', { message: 'c' })], { signal: controller.signal })
-    expect(results.map(outcome)).toEqual(['ok: "a"', 'ok: "b"', 'ok: "c"'])
+    // The same batch shape against local tools: the listeners the pipeline itself holds meanwhile.
+    const probe = (name: string, parallel: boolean) =>
+      defineRawTool({ name, description: name, inputSchema: { type: 'object' }, execute: async () => (await turn(), listeners.push(abortListenerCount(controller.signal)), 'ok'), ...(parallel ? { isConcurrencySafe: () => true } : {}) })
+    h.ctx.tools.register(probe('local_parallel', true))
+    h.ctx.tools.register(probe('local_step', false))
+    await h.execute([call('local_parallel', {}), call('local_parallel', {}), call('local_step', {}), call('local_step', {})], { signal: controller.signal })
+    const pipeline = listeners.splice(0)
+    const results = await h.execute([call('f__echo', { message: 'a' }), call('f__echo', { message: 'b' }), call('f__step', { message: 'c' }), call('f__step', { message: 'd' })], { signal: controller.signal })
+    expect(results.map(outcome)).toEqual(['ok: "a"', 'ok: "b"', 'ok: "c"', 'ok: "d"'])
+    // Parallel and sequential calls alike share the connection's one listener on the batch signal.
+    expect(listeners).toEqual(pipeline.map((n) => n + 1))
+    await turn()
     expect(abortListenerCount(controller.signal)).toBe(0)
     controller.abort()
-    await new Promise((resolve) => setImmediate(resolve))
+    await turn()
     expect(fault.cancelled).toEqual([])
 
     // An aborted call: the server sees exactly one cancellation and the signal is left clean.
@@ -156,6 +173,7 @@ describe('calls', () => {
     await started.wait()
     second.abort()
     expect((await pending).map(outcome)).toEqual(['ABORTED: Tool call was cancelled', 'ABORTED_BEFORE_DISPATCH: Tool call was cancelled before it started'])
+    await turn()
     expect(abortListenerCount(second.signal)).toBe(0)
     expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang'])
     expect(bridge.server('f')!.inFlight).toBe(0)
