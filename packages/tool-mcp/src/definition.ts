@@ -142,7 +142,7 @@ export function toDefinition(server: ResolvedServerConfig, name: string, tool: T
     },
     projectContent(_args: JsonObject, _value: JsonValue, exec: ToolExecution): readonly ContentBlock[] | undefined {
       const content = prepared.get(exec.token)
-      prepared.delete(exec.token)
+      if (content !== undefined) prepared.delete(exec.token)
       return content
     },
     source: 'raw',
