@@ -12,7 +12,7 @@ test('bench:mcp smoke: both variants, every system measured, the section renders
   const result = await runMcp({ n: 20, rounds: 3, warmup: 1, log: (line) => lines.push(line) })
   expect(result.rows.map((r) => r.variant)).toEqual(['sequential', 'parallel'])
   for (const row of result.rows) {
-    for (const s of [row.bare, row.bridge, row.local]) {
+    for (const s of [row.bare, row.bridge, row.body, row.local]) {
       expect(s.n).toBe(3)
       expect(s.median).toBeGreaterThan(0)
     }
