@@ -52,11 +52,14 @@ export class McpBridge {
     this.config = resolveBridgeConfig(config)
     this.options = options
     const logger = ctx.logger(MCP_BRIDGE_NAME)
+    // cordis keeps a listener list per event name and deletes it when its last listener goes.
+    const hooks = ctx.root.events._hooks
     const host: ServerHost = {
       separator: this.config.separator,
       clientInfo: this.config.clientInfo,
       claim: (server, names) => this.claim(server, names),
       status: (status) => this.emit('mcp/status', status, options.onStatus),
+      progressObserved: () => options.onProgress !== undefined || (hooks['mcp/progress']?.length ?? 0) > 0 || (hooks['tools/progress']?.length ?? 0) > 0,
       progress: (exec, server, tool, update) => this.progress(exec, server, tool, update),
       warn: (message) => logger.warn(message),
       debug: (message) => logger.debug(message),

@@ -75,9 +75,20 @@ export interface McpServerCommonConfig {
   readonly toolTimeoutsMs?: Readonly<Record<string, number>>
   /**
    * The SDK's per-request timeout in ms for initialise, `tools/list` and `tools/call` (reset by
-   * each progress notification of a call). Default 60,000, the SDK's own default.
+   * each progress notification of a call that asked for progress; see `progress`). Default
+   * 60,000, the SDK's own default.
    */
   readonly requestTimeoutMs?: number
+  /**
+   * When a call asks the server for progress (`_meta.progressToken` in `tools/call`).
+   * `'observed'` (default): when the progress has somewhere to go as the call starts — an
+   * `onProgress` callback, or any `mcp/progress` or `tools/progress` listener in the app (the
+   * registry delivers `tools/progress` only to listeners, so nothing a server sends is lost).
+   * `'always'`: on every call, so a long tool's progress also keeps its request alive (each
+   * notification resets `requestTimeoutMs`) when nobody watches. A call without a token gets no
+   * progress and its `requestTimeoutMs` is a hard cap, as with the SDK's own `callTool`.
+   */
+  readonly progress?: 'observed' | 'always'
   /** Reconnect with backoff after a failed start or a lost connection. Default: no retry. */
   readonly retry?: McpRetryConfig | boolean
   /** `false` skips the registry's argument validation (the server validates). Default `true`. */
@@ -111,6 +122,7 @@ export interface ResolvedServerConfig {
   readonly timeoutMs: number | undefined
   readonly toolTimeoutsMs: Readonly<Record<string, number>>
   readonly requestTimeoutMs: number
+  readonly progress: 'observed' | 'always'
   readonly retry: Required<McpRetryConfig> | undefined
   readonly validateArguments: boolean
   readonly trace: ((direction: 'send' | 'receive', message: JSONRPCMessage) => void) | undefined
@@ -220,6 +232,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     for (const [tool, ms] of Object.entries(s.toolTimeoutsMs)) timeouts[tool] = positiveMs(ms, `${at}/toolTimeoutsMs/${tool}`, undefined)!
   }
   if (s.validateArguments !== undefined && typeof s.validateArguments !== 'boolean') throw new McpConfigError(`${at}/validateArguments`, 'a boolean', s.validateArguments)
+  if (s.progress !== undefined && s.progress !== 'observed' && s.progress !== 'always') throw new McpConfigError(`${at}/progress`, '"observed" or "always"', s.progress)
   if (s.trace !== undefined && typeof s.trace !== 'function') throw new McpConfigError(`${at}/trace`, 'a function (direction, message) => void', s.trace)
   return Object.freeze({
     name: s.name,
@@ -230,6 +243,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     timeoutMs: positiveMs(s.timeoutMs, `${at}/timeoutMs`, undefined),
     toolTimeoutsMs: Object.freeze(timeouts),
     requestTimeoutMs: positiveMs(s.requestTimeoutMs, `${at}/requestTimeoutMs`, 60_000)!,
+    progress: s.progress ?? 'observed',
     retry: resolveRetry(s.retry, `${at}/retry`),
     validateArguments: s.validateArguments ?? true,
     trace: s.trace,

@@ -74,31 +74,36 @@ export function unregistrable(name: string, tool: Tool): string | undefined {
   return undefined
 }
 
-/** Sends one `tools/call` for a definition (the server connection owns transport and cancellation). */
-export type McpCaller = (tool: string, registered: string, args: JsonObject, exec: ToolExecution) => Promise<CallToolResult>
+/**
+ * What a definition hands its server connection for each call, built once per tool at
+ * registration: the tool's name on the server, its registered name (for progress events), and
+ * the mapping of a shape-checked `CallToolResult` to the call's value (throws a `ToolError` for
+ * `isError` or a missing `structuredContent`).
+ */
+export interface McpCallTarget {
+  readonly tool: string
+  readonly registered: string
+  settle(result: CallToolResult, exec: ToolExecution): JsonValue
+}
+
+/** Sends one `tools/call` for a definition (the server connection owns transport and cancellation) and settles it through `target.settle`. */
+export type McpCaller = (target: McpCallTarget, args: JsonObject, exec: ToolExecution) => Promise<JsonValue>
 
 /** Content a call prepared for the model, keyed by the call's token until the pipeline renders it. */
 const prepared = new WeakMap<symbol, readonly ContentBlock[]>()
 
 const always = (): boolean => true
+const NO_BLOCKS: readonly McpContentBlock[] = Object.freeze([])
 
-/** Builds the frozen definition of `tool` registered as `name`. */
-export function toDefinition(server: ResolvedServerConfig, name: string, tool: Tool, call: McpCaller): McpToolDefinition {
-  const annotations: McpToolAnnotations = Object.freeze({ ...(tool.annotations ?? {}) }) as McpToolAnnotations
-  const structured = tool.outputSchema !== undefined
-  const title = tool.title ?? annotations.title
-  const info: McpToolInfo = Object.freeze({ server: server.name, tool: tool.name, ...(title === undefined ? {} : { title }), annotations, structured })
-  const parallel = server.parallel === true || (server.parallel === 'readOnlyHint' && annotations.readOnlyHint === true)
-  const timeoutMs = server.toolTimeoutsMs[tool.name] ?? server.timeoutMs
+/** The call target of `tool` registered as `name`: the result mapping described on {@link McpCallTarget}. */
+function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): McpCallTarget {
   const mcpName = tool.name
-  const definition: McpToolDefinition = {
-    name,
-    description: tool.description ?? '',
-    parameters: tool.inputSchema as JsonSchemaNode,
-    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: (_args: JsonObject, value: JsonValue) => renderJsonValue(value) }),
-    async execute(args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
-      const result = await call(mcpName, name, args, exec)
-      const blocks = (result.content ?? []) as unknown as readonly McpContentBlock[]
+  const structured = tool.outputSchema !== undefined
+  return Object.freeze({
+    tool: mcpName,
+    registered: name,
+    settle(result: CallToolResult, exec: ToolExecution): JsonValue {
+      const blocks = (result.content as unknown as readonly McpContentBlock[] | undefined) ?? NO_BLOCKS
       if (result.isError === true) {
         const text = errorText(blocks)
         throw new ToolError('MCP_TOOL_ERROR', text === '' ? `MCP tool "${mcpName}" on server "${server.name}" reported an error without a message` : text)
@@ -110,12 +115,34 @@ export function toDefinition(server: ResolvedServerConfig, name: string, tool: T
       } else {
         value = valueOf(blocks)
       }
-      if (blocks.length > 0) prepared.set(exec.token, mapContent(blocks))
+      // One text block of a tool without outputSchema: the value is its text, and the default
+      // render (`renderJsonValue`) shows exactly that block; nothing to prepare.
+      if (blocks.length > 1 || (blocks.length === 1 && (structured || blocks[0]!.type !== 'text'))) prepared.set(exec.token, mapContent(blocks))
       return value
+    },
+  })
+}
+
+/** Builds the frozen definition of `tool` registered as `name`. */
+export function toDefinition(server: ResolvedServerConfig, name: string, tool: Tool, call: McpCaller): McpToolDefinition {
+  const annotations: McpToolAnnotations = Object.freeze({ ...(tool.annotations ?? {}) }) as McpToolAnnotations
+  const structured = tool.outputSchema !== undefined
+  const title = tool.title ?? annotations.title
+  const info: McpToolInfo = Object.freeze({ server: server.name, tool: tool.name, ...(title === undefined ? {} : { title }), annotations, structured })
+  const parallel = server.parallel === true || (server.parallel === 'readOnlyHint' && annotations.readOnlyHint === true)
+  const timeoutMs = server.toolTimeoutsMs[tool.name] ?? server.timeoutMs
+  const target = callTarget(server, name, tool)
+  const definition: McpToolDefinition = {
+    name,
+    description: tool.description ?? '',
+    parameters: tool.inputSchema as JsonSchemaNode,
+    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: (_args: JsonObject, value: JsonValue) => renderJsonValue(value) }),
+    execute(args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
+      return call(target, args, exec)
     },
     projectContent(_args: JsonObject, _value: JsonValue, exec: ToolExecution): readonly ContentBlock[] | undefined {
       const content = prepared.get(exec.token)
-      prepared.delete(exec.token)
+      if (content !== undefined) prepared.delete(exec.token)
       return content
     },
     source: 'raw',

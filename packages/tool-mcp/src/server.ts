@@ -6,10 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
+import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
-import { registeredName, toDefinition, unregistrable } from './definition'
+import { CallLinks } from './call'
+import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
+import { checkCallToolResult } from './result'
 import type { McpProgress } from './progress'
 
 /**
@@ -51,6 +53,8 @@ export interface ServerHost {
   /** Claims registered names for `server`; throws naming both servers on a clash. */
   claim(server: string, names: ReadonlyMap<string, string>): void
   status(status: McpServerStatus): void
+  /** Whether a call's progress has somewhere to go now (see `McpServerCommonConfig.progress`). */
+  progressObserved(): boolean
   progress(exec: ToolExecution, server: string, tool: string, update: McpProgress): void
   warn(message: string): void
   debug(message: string): void
@@ -85,6 +89,14 @@ export function childEnvironment(config: McpStdioServerConfig): Record<string, s
   // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
   if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
   return env as Record<string, string>
+}
+
+/** The first issue of a zod error as `<JSON pointer>: <message>` (the SDK's own result parse). */
+function zodProblem(error: object): string {
+  const issue = (error as { issues?: readonly { path?: readonly PropertyKey[]; message?: string }[] }).issues?.[0]
+  if (issue === undefined) return describeThrown(error)
+  const path = issue.path ?? []
+  return `${path.length === 0 ? '(the result)' : path.map((p) => `/${String(p)}`).join('')}: ${issue.message ?? 'invalid'}`
 }
 
 /** Routes a connected transport's messages through `trace` (its throws ignored). */
@@ -126,7 +138,8 @@ export class McpServerConnection {
   private refreshing: Promise<void> = Promise.resolve()
   private stderrTail: string[] = []
   private inFlight = 0
-  private readonly caller = (tool: string, registered: string, args: JsonObject, exec: ToolExecution): Promise<CallToolResult> => this.call(tool, registered, args, exec)
+  private readonly links = new CallLinks()
+  private readonly caller = (target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> => this.call(target, args, exec)
 
   constructor(config: ResolvedServerConfig, host: ServerHost, group: ToolGroup) {
     this.config = config
@@ -346,34 +359,50 @@ export class McpServerConnection {
     this.skipped = Object.freeze(skipped)
   }
 
-  /** One `tools/call`; see the package README for the error codes. */
-  private async call(tool: string, registered: string, args: JsonObject, exec: ToolExecution): Promise<CallToolResult> {
+  /**
+   * One `tools/call`, settled through `target.settle`; see the package README for the error
+   * codes. A link per call carries cancellation both ways (see `call.ts`); the SDK
+   * parses the response with its base `ResultSchema` only and {@link checkCallToolResult} checks
+   * the rest of the `CallToolResult` shape, so a malformed result fails this call with
+   * `MCP_PROTOCOL_ERROR` naming the tool and the field.
+   */
+  private call(target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
     const client = this.client
     if (client === undefined || this.state !== 'ready') {
-      throw new ToolError('MCP_SERVER_UNAVAILABLE', `MCP server "${this.config.name}" is not connected (${this.state})${this.lastError === undefined ? '' : `: ${this.lastError}`}`)
+      return Promise.reject(new ToolError('MCP_SERVER_UNAVAILABLE', `MCP server "${this.config.name}" is not connected (${this.state})${this.lastError === undefined ? '' : `: ${this.lastError}`}`))
     }
     const caller = exec.signal
-    if (caller.aborted) throw caller.reason
-    // The SDK never removes its abort listener: give it a per-call signal and unlink it here.
-    const local = new AbortController()
-    const onAbort = (): void => local.abort(caller.reason)
-    caller.addEventListener('abort', onAbort)
+    if (caller.aborted) return Promise.reject(caller.reason as unknown)
+    const link = this.links.link(caller)
     this.inFlight++
-    try {
-      return await client.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CallToolResultSchema, {
-        signal: local.signal,
-        timeout: this.config.requestTimeoutMs,
-        resetTimeoutOnProgress: true,
-        onprogress: (p) => this.host.progress(exec, this.config.name, registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
-      })
-    } catch (error) {
-      // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
-      if (caller.aborted) throw caller.reason
-      throw this.callError(tool, error)
-    } finally {
-      this.inFlight--
-      caller.removeEventListener('abort', onAbort)
-    }
+    const request = client.request(
+      { method: 'tools/call', params: { name: target.tool, arguments: args } },
+      ResultSchema,
+      this.config.progress === 'always' || this.host.progressObserved()
+        ? {
+            signal: link.asSignal(),
+            timeout: this.config.requestTimeoutMs,
+            resetTimeoutOnProgress: true,
+            onprogress: (p) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
+          }
+        : { signal: link.asSignal(), timeout: this.config.requestTimeoutMs },
+    )
+    return request.then(
+      (result) => {
+        this.inFlight--
+        this.links.unlink(caller, link)
+        const problem = checkCallToolResult(result)
+        if (problem !== undefined) throw new ToolError('MCP_PROTOCOL_ERROR', `MCP server "${this.config.name}" sent a malformed result for "${target.tool}": ${problem}`)
+        return target.settle(result as CallToolResult, exec)
+      },
+      (error: unknown) => {
+        this.inFlight--
+        this.links.unlink(caller, link)
+        // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
+        if (caller.aborted) throw caller.reason
+        throw this.callError(target.tool, error)
+      },
+    )
   }
 
   private callError(tool: string, error: unknown): ToolError {
@@ -384,7 +413,7 @@ export class McpServerConnection {
       return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message}`, { cause: error })
     }
     if (error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'ZodError') {
-      return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${describeThrown(error)}`, { cause: error })
+      return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${zodProblem(error)}`, { cause: error })
     }
     return new ToolError('MCP_TRANSPORT_ERROR', `${server}: the call to "${tool}" failed in transport: ${describeThrown(error)}`, { cause: error })
   }

@@ -143,7 +143,8 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (kind) =>
   test('a timeoutMs deadline from the timeout policy cancels the call on the server with TOOL_TIMEOUT', async () => {
     h = await createHarness({ plugins: [{ plugin: TimeoutPolicy, config: {} }] })
     const trace = new Trace()
-    await createMcpBridge(h.ctx, { servers: [server(kind, trace, { toolTimeoutsMs: { 'trigger-long-running-operation': 150 } })] })
+    // No progress listener here: `progress: 'always'` still asks for it, so the trace shows the operation running on.
+    await createMcpBridge(h.ctx, { servers: [server(kind, trace, { toolTimeoutsMs: { 'trigger-long-running-operation': 150 }, progress: 'always' })] })
     expect(h.ctx.tools.get(LONG)?.timeoutMs).toBe(150)
     const [r] = await h.execute([call(LONG, { duration: 0.8, steps: 4 })])
     expect(outcome(r)).toBe('TOOL_TIMEOUT: tool call timed out after 150ms')

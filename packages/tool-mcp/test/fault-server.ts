@@ -6,7 +6,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 
 /** What a scripted tool handler receives. */
@@ -47,6 +47,8 @@ export class FaultServer {
     if (this.refuse !== undefined) throw this.refuse
     this.connections++
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+    const send = serverSide.send.bind(serverSide)
+    serverSide.send = (message, options) => send(onWire(message), options)
     const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.map(({ handler: _h, ...tool }) => tool) }))
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -76,6 +78,25 @@ export class FaultServer {
     this.tools = tools
     await this.current!.sendToolListChanged()
   }
+}
+
+/** The `_meta` key of a handler result whose value the server sends in place of the whole result ({@link wire}). */
+const WIRE = 'fault/wire'
+
+/**
+ * A handler result that puts `raw` on the wire as the `tools/call` result, past the SDK server's
+ * own result validation (which would turn a malformed result into a JSON-RPC error): the
+ * server validates `{ content: [], _meta: { 'fault/wire': raw } }`, and the transport sends
+ * `raw` instead.
+ */
+export function wire(raw: unknown): CallToolResult {
+  return { content: [], _meta: { [WIRE]: raw } }
+}
+
+function onWire(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('result' in message)) return message
+  const meta = (message.result as { _meta?: Record<string, unknown> })._meta
+  return meta !== undefined && WIRE in meta ? ({ ...message, result: meta[WIRE] } as JSONRPCMessage) : message
 }
 
 /** A text result. */

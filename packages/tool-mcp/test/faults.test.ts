@@ -4,10 +4,10 @@
  * structured output, content mapping, collisions, isolation, backoff and progress.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import type { ToolChange, ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
-import { FaultServer, Latch, text, tool, untilAborted } from './fault-server'
+import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 
 let h: Harness
 afterEach(async () => {
@@ -16,6 +16,11 @@ afterEach(async () => {
 
 function custom(name: string, server: FaultServer, extra: Record<string, unknown> = {}) {
   return { name, transport: 'custom' as const, create: server.create, ...extra }
+}
+
+/** One turn of the event loop. */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function outcome(r: ToolResult | undefined): string {
@@ -95,6 +100,83 @@ describe('calls', () => {
     const strict = new FaultServer([tool('typed', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } })])
     await createMcpBridge(h.ctx, { servers: [custom('s', strict)] })
     expect(outcome((await h.execute([call('s__typed', { n: 'one' })]))[0])).toMatch(/^INVALID_ARGS: /)
+  })
+
+  test('a malformed result fails that call with MCP_PROTOCOL_ERROR naming the server, the tool and the field; siblings are unaffected', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([
+      tool('not-array', () => wire({ content: 'oops' })),
+      tool('bad-text', () => wire({ content: [{ type: 'text', text: 42 }] })),
+      tool('bad-image', () => wire({ content: [{ type: 'text', text: 'ok' }, { type: 'image', data: 'not base64!', mimeType: 'image/png' }] })),
+      tool('bad-link', () => wire({ content: [{ type: 'resource_link', uri: 'file:///a' }] })),
+      tool('bad-resource', () => wire({ content: [{ type: 'resource', resource: { uri: 'mem://x' } }] })),
+      tool('bad-flag', () => wire({ content: [], isError: 'yes' })),
+      tool('bad-structure', () => wire({ content: [], structuredContent: [1] })),
+      tool('bad-block', () => wire({ content: [{ type: 'text', text: 'a', annotations: 'high' }] })),
+      tool('no-content', () => wire({})),
+      tool('newer-type', () => wire({ content: [{ type: 'video', uri: 'https://example.org/v.mp4' }] })),
+      tool('fine', () => text('fine')),
+    ])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('m', fault)] })
+    const results = await h.execute(fault.tools.map((t) => call(`m__${t.name}`, {})))
+    const malformed = (tool: string, problem: string): string => `MCP_PROTOCOL_ERROR: MCP server "m" sent a malformed result for "${tool}": ${problem}`
+    expect(results.map(outcome)).toEqual([
+      malformed('not-array', '/content must be an array (got string)'),
+      malformed('bad-text', '/content/0/text must be a string (got number)'),
+      malformed('bad-image', '/content/1/data must be a base64 string (it has characters outside the base64 alphabet)'),
+      malformed('bad-link', '/content/0/name must be a string (got undefined)'),
+      malformed('bad-resource', '/content/0/resource must have a "text" string or a base64 "blob"'),
+      malformed('bad-flag', '/isError must be a boolean (got string)'),
+      malformed('bad-structure', '/structuredContent must be an object (got array)'),
+      malformed('bad-block', '/content/0/annotations must be an object (got string)'),
+      // No `content` reads as none (the SDK's default); a block type from a newer protocol is named, not dropped.
+      'ok: ""',
+      'ok: [{"type":"video","uri":"https://example.org/v.mp4"}]',
+      'ok: "fine"',
+    ])
+    expect(results[9]!.content).toEqual([{ type: 'text', text: '[unsupported MCP content type "video"]' }])
+    expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: MCP server "m" sent a malformed result for "not-array": /content must be an array (got string)' }])
+    expect(bridge.server('m')).toMatchObject({ state: 'ready', inFlight: 0 })
+  })
+
+  test('one abort listener per caller signal while its calls run, none a turn after; an abort after the calls settled sends no cancellation', async () => {
+    h = await createHarness()
+    const started = new Latch()
+    const listeners: number[] = []
+    const controller = new AbortController()
+    const fault = new FaultServer([
+      tool('echo', ({ args }) => (listeners.push(abortListenerCount(controller.signal)), text(String(args.message))), { annotations: { readOnlyHint: true } }),
+      tool('step', ({ args }) => (listeners.push(abortListenerCount(controller.signal)), text(String(args.message)))),
+      tool('hang', ({ signal }) => (started.open(), untilAborted(signal))),
+    ])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+    // The same batch shape against local tools: the listeners the pipeline itself holds meanwhile.
+    const probe = (name: string, parallel: boolean) =>
+      defineRawTool({ name, description: name, inputSchema: { type: 'object' }, execute: async () => (await turn(), listeners.push(abortListenerCount(controller.signal)), 'ok'), ...(parallel ? { isConcurrencySafe: () => true } : {}) })
+    h.ctx.tools.register(probe('local_parallel', true))
+    h.ctx.tools.register(probe('local_step', false))
+    await h.execute([call('local_parallel', {}), call('local_parallel', {}), call('local_step', {}), call('local_step', {})], { signal: controller.signal })
+    const pipeline = listeners.splice(0)
+    const results = await h.execute([call('f__echo', { message: 'a' }), call('f__echo', { message: 'b' }), call('f__step', { message: 'c' }), call('f__step', { message: 'd' })], { signal: controller.signal })
+    expect(results.map(outcome)).toEqual(['ok: "a"', 'ok: "b"', 'ok: "c"', 'ok: "d"'])
+    // Parallel and sequential calls alike share the connection's one listener on the batch signal.
+    expect(listeners).toEqual(pipeline.map((n) => n + 1))
+    await turn()
+    expect(abortListenerCount(controller.signal)).toBe(0)
+    controller.abort()
+    await turn()
+    expect(fault.cancelled).toEqual([])
+
+    // An aborted call: the server sees exactly one cancellation and the signal is left clean.
+    const second = new AbortController()
+    const pending = h.execute([call('f__hang', {}), call('f__echo', { message: 'never' })], { signal: second.signal })
+    await started.wait()
+    second.abort()
+    expect((await pending).map(outcome)).toEqual(['ABORTED: Tool call was cancelled', 'ABORTED_BEFORE_DISPATCH: Tool call was cancelled before it started'])
+    await turn()
+    expect(abortListenerCount(second.signal)).toBe(0)
+    expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang'])
+    expect(bridge.server('f')!.inFlight).toBe(0)
   })
 
   test('a server that crashes mid-call fails that call with a clear message; siblings and other servers are unaffected; retry reconnects', async () => {
@@ -198,6 +280,33 @@ describe('calls', () => {
     ])
     expect(callbacks).toEqual(events)
     expect(pipeline).toEqual(['c9 p__work #1 1/3 reading', 'c9 p__work #2 2/3', 'c9 p__work #3 3/?', 'result c9'])
+  })
+
+  test('progress is asked for when it has somewhere to go, or always with progress: "always"', async () => {
+    h = await createHarness()
+    const tokens: string[] = []
+    const seen = (name: string) => tool(name, ({ progressToken }) => (tokens.push(`${name}:${progressToken === undefined ? 'none' : 'token'}`), text('ok')))
+    const fault = new FaultServer([seen('t')])
+    await createMcpBridge(h.ctx, { servers: [custom('o', fault), custom('a', new FaultServer([seen('u')]), { progress: 'always' })] })
+    const step = async (): Promise<void> => {
+      expect((await h.execute([call('o__t', {}), call('a__u', {})])).map(outcome)).toEqual(['ok: "ok"', 'ok: "ok"'])
+    }
+    await step()
+    const off = h.ctx.on('tools/progress', () => undefined)
+    await step()
+    off()
+    await step()
+    const offMcp = h.ctx.on('mcp/progress', () => undefined)
+    await step()
+    offMcp()
+    expect(tokens).toEqual(['t:none', 'u:token', 't:token', 'u:token', 't:none', 'u:token', 't:token', 'u:token'])
+
+    // An onProgress callback observes every call of its bridge.
+    tokens.length = 0
+    await createMcpBridge(h.ctx, { servers: [custom('c', new FaultServer([seen('v')]))] }, { onProgress: () => undefined })
+    expect(outcome((await h.execute([call('c__v', {})]))[0])).toBe('ok: "ok"')
+    expect(tokens).toEqual(['v:token'])
+    await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { progress: 'sometimes' })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/progress must be "observed" or "always", got "sometimes"')
   })
 })
 

@@ -1,0 +1,29 @@
+/**
+ * Runs the MCP bridge workload (`bench:mcp`) at smoke size in-process: both variants produce
+ * bare, bridge and local-pipeline figures from CPU time, every answer is checked by the workload
+ * itself, and the report renders them. No time is asserted.
+ */
+import { expect, test } from 'vitest'
+import { runMcp } from '../src/workloads/mcp'
+import { MCP_END, MCP_START, renderMcpSection, spliceMcpSection } from '../src/report/mcp'
+
+test('bench:mcp smoke: both variants, every system measured, the section renders and splices', { timeout: 60_000 }, async () => {
+  const lines: string[] = []
+  const result = await runMcp({ n: 20, rounds: 3, warmup: 1, log: (line) => lines.push(line) })
+  expect(result.rows.map((r) => r.variant)).toEqual(['sequential', 'parallel'])
+  for (const row of result.rows) {
+    for (const s of [row.bare, row.bridge, row.body, row.local]) {
+      expect(s.n).toBe(3)
+      expect(s.median).toBeGreaterThan(0)
+    }
+    expect(row.ratio).toBeCloseTo(row.bridge.median / row.bare.median, 10)
+    expect(row.bestRatio).toBeCloseTo(row.bridge.min / row.bare.min, 10)
+  }
+  expect(lines.map((l) => l.split(':')[0])).toEqual(['mcp sequential', 'mcp parallel'])
+  const section = renderMcpSection(result)
+  expect(section.startsWith(`${MCP_START}\n## 8. MCP bridge overhead`)).toBe(true)
+  expect(section.endsWith(MCP_END)).toBe(true)
+  expect(section.split('\n').filter((l) => /^\| (sequential|parallel) \|/.test(l))).toHaveLength(2)
+  const doc = `# Benchmarks\n\n${MCP_START}\nold\n${MCP_END}\n\n## Optimisations\n`
+  expect(spliceMcpSection(doc, section)).toBe(`# Benchmarks\n\n${section}\n\n## Optimisations\n`)
+})
