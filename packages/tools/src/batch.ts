@@ -186,10 +186,14 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       return true
     }
     policyBusy = true
-    pending.then(undefined, (error: unknown) => defect('policy', state, error)).then(() => {
+    const resume = (): void => {
       policyBusy = false
       policyAt++
       pump()
+    }
+    pending.then(resume, (error: unknown) => {
+      defect('policy', state, error)
+      resume()
     })
     return false
   }
@@ -206,10 +210,14 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       dispatched[index] = true
       return
     }
-    pending.then(undefined, (error: unknown) => defect('dispatch', state, error)).then(() => {
+    const settled = (): void => {
       if (acquired) pool.release(state.parallel)
       dispatched[index] = true
       pump()
+    }
+    pending.then(settled, (error: unknown) => {
+      defect('dispatch', state, error)
+      settled()
     })
   }
 

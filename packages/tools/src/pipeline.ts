@@ -664,8 +664,9 @@ function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
  */
 export function dispatch(state: CallState, run: RunContext): void | Promise<void> {
   const pending = dispatchBody(state, run)
+  // A body that waited keeps its contexts in the callback that settled it (one promise, not two).
   if (pending === undefined) keepContexts(state)
-  else return pending.then(() => keepContexts(state))
+  return pending
 }
 
 /** Closes the call's progress channel and attaches the contexts the body attached, unless the call was cancelled or timed out. */
@@ -695,7 +696,18 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
       bodyFailed(state, run, caller, error, true)
       return
     }
-    if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, true), (error: unknown) => bodyFailed(state, run, caller, error, true))
+    if (isThenable(out)) {
+      return Promise.resolve(out).then(
+        (value) => {
+          bodyReturned(state, run, value, true)
+          keepContexts(state)
+        },
+        (error: unknown) => {
+          bodyFailed(state, run, caller, error, true)
+          keepContexts(state)
+        },
+      )
+    }
     bodyReturned(state, run, out, true)
     return
   }
@@ -736,7 +748,18 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     bodyFailed(state, run, caller, error, bodyStarted)
     return
   }
-  if (isThenable(out)) return Promise.resolve(out).then((value) => bodyReturned(state, run, value, bodyStarted), (error: unknown) => bodyFailed(state, run, caller, error, bodyStarted))
+  if (isThenable(out)) {
+    return Promise.resolve(out).then(
+      (value) => {
+        bodyReturned(state, run, value, bodyStarted)
+        keepContexts(state)
+      },
+      (error: unknown) => {
+        bodyFailed(state, run, caller, error, bodyStarted)
+        keepContexts(state)
+      },
+    )
+  }
   bodyReturned(state, run, out, bodyStarted)
 }
 
