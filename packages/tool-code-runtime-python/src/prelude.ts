@@ -1,13 +1,20 @@
 /**
  * The Python side of the runtime: evaluated once per interpreter (in a private namespace) by
- * the worker (`worker.ts`). `install(host_call, host_print, config_json)` returns the object
+ * the worker (`worker.ts`). `install(host_call, host_print, host_pending, config_json)` returns the object
  * the worker drives: `start(run_json)` begins one run and returns a future of the outcome JSON,
  * `abort()` stops it, `baseline()` records the state every run is reset to.
+ *
+ * Settlement (the TypeScript runtime's contract in Python's terms): a task or future the program
+ * made whose exception nobody retrieved by the time the program ends fails the run
+ * (`Task exception was never retrieved: …`); a program still waiting when no loop callback is
+ * scheduled and no host call is pending is cancelled at once and the run ends as `timeout` with
+ * the stalled message.
  *
  * Contract with `worker.ts`:
  * - `host_call(name, json)` returns a JS promise of a string: `T<json result>` or
  *   `E<json {kind, toolName?, message}>` (`kind`: `tool` → ToolCallError, `limit` →
  *   RuntimeError, `invalid` → TypeError, `abort` → the run stops).
+ * - `host_pending()` is the number of host calls of the current run not yet answered.
  * - `host_print(text)` forwards printed lines (joined with `\n`) as they are produced at each
  *   sub-call, so the host keeps them if it must terminate the worker.
  * - `start(run_json)` takes `{code, tools: [{name, py, renamed}], valueBytes, outputBytes,
@@ -52,9 +59,10 @@ class _Finder:
             raise ModuleNotFoundError(f"module {name!r} is not available in run_code programs", name=name)
         return None
 
-def install(host_call, host_print, config_json):
+def install(host_call, host_print, host_pending, config_json):
     config = _json.loads(config_json)
     message_chars = config['messageChars']
+    stalled_message = config['stalledMessage']
     real_import = _builtins.__import__
     loop = _asyncio.get_event_loop()
     state = {'run': None, 'base': None}
@@ -165,8 +173,9 @@ def install(host_call, host_print, config_json):
     core = ('json', 'json.encoder', 'json.decoder', 'math', 'traceback', 'linecache', 'io', 'sys', 'os', 'asyncio', 'asyncio.tasks', 'asyncio.futures', 'asyncio.events')
 
     def restore_core():
-        """Builtins and the modules the runtime's own code uses, back to the baseline."""
+        """Builtins, the loop's hooks and the modules the runtime's own code uses, back to the baseline."""
         restore_builtins()
+        install_loop_hooks()
         base = state['base']
         missing = object()
         for name in core:
@@ -210,6 +219,116 @@ def install(host_call, host_print, config_json):
         _sys.settrace(None)
         _sys.setprofile(None)
         return tainted
+
+    # ---- settlement: exceptions nobody retrieved, programs that can never progress ---------
+    # Every future and task made through the loop gets this done-callback (WebLoop adds
+    # loop._decrement_in_progress to each). WebLoop's own version retrieves the exception of a
+    # future nobody is waiting on at that moment, which would hide it from the check at the end of
+    # the program (it looks at _log_traceback: set with the exception, cleared once retrieved).
+    def decrement_in_progress(fut=None):
+        loop._in_progress -= 1
+        if loop._no_in_progress_handler and loop._in_progress == 0:
+            loop._no_in_progress_handler()
+
+    real_create_task = loop.create_task
+    real_create_future = loop.create_future
+
+    def note(fut):
+        run = state['run']
+        # (The runtime's own task of the program is made before run.program is set.)
+        if run is not None and run.program is not None:
+            run.events.append(fut)
+        return fut
+
+    def tracked_create_task(coro, **kwargs):
+        return note(real_create_task(coro, **kwargs))
+
+    def tracked_create_future():
+        return note(real_create_future())
+
+    # gather's own future is made directly, not through the loop, and often sits in a reference
+    # cycle with its children (freed only by a garbage collection): it is noted here. Installed
+    # before the baseline is recorded, so every run gets it back.
+    real_gather = _asyncio.gather
+
+    def gather(*coros_or_futures, return_exceptions=False):
+        return note(real_gather(*coros_or_futures, return_exceptions=return_exceptions))
+    gather.__doc__ = real_gather.__doc__
+    _asyncio.gather = _asyncio.tasks.gather = gather
+
+    def on_loop_exception(lp, context):
+        """A future freed with its exception never retrieved (asyncio.Future(), gather) is noted for the run; the rest goes to the default handler."""
+        run = state['run']
+        exc = context.get('exception')
+        fut = context.get('future', context.get('task'))
+        if run is not None and fut is not None and exc is not None and 'never retrieved' in str(context.get('message', '')):
+            run.events.append(('Task' if isinstance(fut, _asyncio.Task) else 'Future', exc))
+            return
+        lp.default_exception_handler(context)
+
+    # Callbacks the loop has scheduled and not yet run (asyncio.Handle; WebLoop's call_soon and
+    # call_at go through call_later). With none alive and no host call pending, nothing can ever
+    # wake the program again.
+    live = set()
+    real_call_later = loop.call_later
+
+    def tracked_call_later(delay, callback, *args, context=None):
+        def fire(*a):
+            live.discard(handle)
+            try:
+                return callback(*a)
+            finally:
+                after_step()
+        handle = real_call_later(delay, fire, *args, context=context)
+        live.add(handle)
+        return handle
+
+    def after_step():
+        """After every loop callback: a run whose program is pending while no callback is alive and no host call is pending has stalled."""
+        run = state['run']
+        if run is None or run.program is None or run.program.done():
+            return
+        dead = None
+        for h in live:
+            if not h.cancelled():
+                return
+            dead = dead or []
+            dead.append(h)
+        if dead:
+            live.difference_update(dead)
+        if host_pending() > 0:
+            return
+        run.fail('timeout', stalled_message)
+        run.stopped = True
+        # (The program may have replaced the loop's call_later: the cancellation must be delivered.)
+        install_loop_hooks()
+        run.program.cancel()
+
+    def install_loop_hooks():
+        """(Re)installs the hooks on the loop (a program may have replaced them)."""
+        loop._decrement_in_progress = decrement_in_progress
+        loop.create_task = tracked_create_task
+        loop.create_future = tracked_create_future
+        loop.call_later = tracked_call_later
+        loop.set_exception_handler(on_loop_exception)
+
+    def never_retrieved(run, code):
+        """The failure for exceptions of the run's tasks and futures that nobody retrieved, or None."""
+        found = []
+        for e in run.events:
+            if type(e) is tuple:
+                found.append(e)
+            elif e.done() and e._log_traceback:
+                found.append(('Task' if isinstance(e, _asyncio.Task) else 'Future', e.exception()))
+        run.events = []
+        if not found:
+            return None
+        kind, exc = found[0]
+        more = len(found) - 1
+        text = f'{kind} exception was never retrieved: {describe(exc, code)}'
+        if more:
+            text += f" (and {more} more exception{'s' if more > 1 else ''} never retrieved)"
+        return clip(text)
 
     # ---- JSON ------------------------------------------------------------------------------
     def pointer(keys):
@@ -288,6 +407,9 @@ def install(host_call, host_print, config_json):
             self.task = None
             self.program = None
             self.stopped = False
+            # Tasks and futures the program made through the loop, and (kind, exception) of
+            # futures freed with their exception never retrieved, in the order they happened.
+            self.events = []
 
         def fail(self, kind, message):
             if self.failure is None:
@@ -469,6 +591,11 @@ def install(host_call, host_print, config_json):
                 exec(compiled, g)
                 program = g.pop('__program__')
                 value = await program()
+                # A task or future of the program that failed with nobody retrieving its
+                # exception fails the run, like an unhandled rejection in a TypeScript program.
+                unretrieved = never_retrieved(run, code)
+                if unretrieved is not None:
+                    run.fail('exception', unretrieved)
             except SystemExit as e:
                 if e.code not in (None, 0):
                     caught = e
@@ -544,6 +671,11 @@ def install(host_call, host_print, config_json):
             except BaseException as e:
                 tainted = [f'clean-up: {e!r}']
                 break
+        # Whatever the run left unretrieved is silenced (asyncio would log it when it is freed).
+        for e in run.events:
+            if type(e) is not tuple and e.done() and e._log_traceback:
+                e.exception()
+        run.events = []
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
         if run.failure is not None:
             result['error'] = run.failure
@@ -554,6 +686,7 @@ def install(host_call, host_print, config_json):
 
     def start(spec_json):
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+        install_loop_hooks()
         spec = _json.loads(spec_json)
         run = Run(spec)
         state['run'] = run
@@ -570,5 +703,6 @@ def install(host_call, host_print, config_json):
                 run.program.cancel()
 
     _sys.meta_path.insert(0, _Finder)
+    install_loop_hooks()
     return {'start': start, 'abort': abort, 'baseline': baseline}
 `

@@ -30,6 +30,7 @@ import {
   renderValue,
   runPreflight,
   safeString,
+  STALLED_MESSAGE,
   type CodeLanguageFlavour,
   type CodeRuntime,
   type HostFunction,
@@ -320,6 +321,7 @@ class PyWorker {
           marker: PY_WORKER_MARKER,
           interrupt: this.interrupt,
           messageChars: MAX_MESSAGE_CHARS,
+          stalledMessage: STALLED_MESSAGE,
           pyodideEntry: PYODIDE_ENTRY,
           ...(snapshot === undefined ? {} : { snapshot }),
         }
@@ -434,15 +436,10 @@ class PyWorker {
       return
     }
     if (performance.now() >= run.startedAt + run.limits.wallMs) {
-      // As the TypeScript runtime words it: tool calls still running, or (no call running and the
-      // worker mostly idle) a program waiting on something that can never settle.
+      // As the TypeScript runtime words it. (A program waiting on nothing that can wake it never
+      // gets here: the worker ends it at once with STALLED_MESSAGE.)
       const running = run.inFlight
-      const waiting =
-        running > 0
-          ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
-          : this.computeMs(run) < run.limits.wallMs / 2
-            ? ' (the program was waiting on a promise that can never settle)'
-            : ''
+      const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
       this.stop(run, { kind: 'timeout', message: `wall time limit of ${run.limits.wallMs} ms exceeded${waiting}` })
       return
     }

@@ -36,6 +36,8 @@ export interface PyWorkerData {
   readonly snapshot?: Uint8Array
   /** Longest error message (characters). */
   readonly messageChars: number
+  /** The `timeout` message of a program that can never progress (the PTC executor's `STALLED_MESSAGE`). */
+  readonly stalledMessage: string
   /** Absolute path of the `pyodide` package's CommonJS entry (`pyodide.js`); its directory holds the runtime files. */
   readonly pyodideEntry: string
 }
@@ -158,8 +160,10 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
 
   const namespace = pyodide.toPy({}) as PyProxyLike
   pyodide.runPython(PY_PRELUDE, { globals: namespace as never })
-  const install = namespace.get('install') as (a: unknown, b: unknown, c: string) => PyProxyLike
-  const api = install(hostCall, hostPrint, JSON.stringify({ messageChars: data.messageChars }))
+  // Host calls of the current run not yet answered: while one is, a waiting program has not stalled.
+  const hostPending = (): number => current?.replies.size ?? 0
+  const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string) => PyProxyLike
+  const api = install(hostCall, hostPrint, hostPending, JSON.stringify({ messageChars: data.messageChars, stalledMessage: data.stalledMessage }))
   const start = api.get('start') as (spec: string) => PromiseLike<string> & PyProxyLike
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
