@@ -14,7 +14,7 @@
  * output, value size and sub-call count are checked per line and per call.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -206,8 +206,35 @@ function toolTable(input: RunInput): PyToolEntry[] {
 const require = createRequire(import.meta.url)
 const PYODIDE_ENTRY = require.resolve('pyodide')
 
-/** The process-wide memory snapshot (shared by every runtime of the process). */
+/**
+ * The process-wide memory snapshot (shared by every runtime of the process), in a
+ * `SharedArrayBuffer`: every worker reads the same bytes, nothing is copied per worker.
+ */
 let processSnapshot: Uint8Array | undefined
+
+/** `bytes` copied into shared memory. */
+function shared(bytes: Uint8Array): Uint8Array {
+  const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
+  view.set(bytes)
+  return view
+}
+
+/** A file read straight into shared memory (one copy, no intermediate buffer). */
+function readShared(file: string): Uint8Array {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const view = new Uint8Array(new SharedArrayBuffer(size))
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, view, at, size - at, at)
+      if (n === 0) throw new Error(`${file} ended after ${at} of ${size} bytes`)
+      at += n
+    }
+    return view
+  } finally {
+    closeSync(fd)
+  }
+}
 
 /** Where snapshots come from and go to. */
 class SnapshotStore {
@@ -230,7 +257,7 @@ class SnapshotStore {
     }
     if (this.file !== undefined && existsSync(this.file)) {
       try {
-        processSnapshot = new Uint8Array(readFileSync(this.file))
+        processSnapshot = readShared(this.file)
         this.source = 'cache'
         return processSnapshot
       } catch {
@@ -241,7 +268,7 @@ class SnapshotStore {
   }
 
   put(snapshot: Uint8Array): void {
-    processSnapshot = snapshot
+    processSnapshot = shared(snapshot)
     if (this.file === undefined) return
     try {
       mkdirSync(dirname(this.file), { recursive: true })
