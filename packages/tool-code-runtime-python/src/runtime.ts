@@ -14,9 +14,9 @@
  * output, value size and sub-call count are checked per line and per call.
  */
 import { createHash } from 'node:crypto'
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
@@ -41,6 +41,7 @@ import {
 } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { pythonFlavour } from './flavour'
 import { pythonToolNames } from './names'
+import { PY_PRELUDE } from './prelude'
 import { PRELOADED_MODULES, PY_WORKER_MARKER, type FromPyWorker, type PyToolEntry, type PyWorkerData, type ToPyWorker } from './worker'
 
 /** Options of {@link createPythonRuntime}. */
@@ -113,6 +114,12 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
       },
       (error: Error) => {
         starting.delete(worker)
+        // A snapshot that does not load (a damaged cache file, another Pyodide build) is dropped,
+        // and a worker boots fully instead (making a new one).
+        if (worker.snapshotUsed !== undefined && snapshots.reject(worker.snapshotUsed) && !disposed) {
+          spawn()
+          return
+        }
         if (busy.size + starting.size === 0) for (const w of waiters.splice(0)) w(error)
       },
     )
@@ -182,8 +189,18 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
     async warmUp() {
       disposed = false
       if (idle.length > 0) return
-      const worker = starting.values().next().value ?? spawn()
-      await worker.ready
+      let worker = starting.values().next().value ?? spawn()
+      for (;;) {
+        try {
+          await worker.ready
+          return
+        } catch (error) {
+          // Its replacement, when it failed on a snapshot that was then dropped.
+          const next: PyWorker | undefined = starting.values().next().value
+          if (next === undefined || next === worker) throw error
+          worker = next
+        }
+      }
     },
     dispose() {
       disposed = true
@@ -243,7 +260,7 @@ class SnapshotStore {
 
   constructor(cache: string | false | undefined) {
     const dir = cache === undefined ? (existsSync(join(process.cwd(), 'node_modules')) ? join(process.cwd(), 'node_modules', '.cache', 'dsh-code-runtime-python') : undefined) : cache === false ? undefined : cache
-    this.file = dir === undefined ? undefined : join(dir, `pyodide-${snapshotKey()}.snap`)
+    this.file = dir === undefined ? undefined : join(dir, snapshotFileName())
   }
 
   kind(): 'none' | 'memory' | 'cache' {
@@ -271,20 +288,44 @@ class SnapshotStore {
     processSnapshot = shared(snapshot)
     if (this.file === undefined) return
     try {
-      mkdirSync(dirname(this.file), { recursive: true })
+      const dir = dirname(this.file)
+      mkdirSync(dir, { recursive: true })
       const tmp = `${this.file}.${process.pid}.tmp`
       writeFileSync(tmp, snapshot, { mode: 0o600 })
       renameSync(tmp, this.file)
+      // Snapshots of other Pyodide versions or preludes (~30 MB each) are of no further use.
+      const own = basename(this.file)
+      for (const name of readdirSync(dir)) if (/^pyodide-[0-9a-f]{16}\.snap$/.test(name) && name !== own) unlinkSync(join(dir, name))
     } catch {
       // The cache is an optimisation: a read-only directory only costs the next process a full boot.
     }
   }
+
+  /** Drops `snapshot` (it failed to load) from memory and from the cache; false when it is no longer the current one. */
+  reject(snapshot: Uint8Array): boolean {
+    if (processSnapshot !== snapshot) return false
+    processSnapshot = undefined
+    this.source = 'none'
+    if (this.file !== undefined) {
+      try {
+        unlinkSync(this.file)
+      } catch {
+        // Already gone, or a read-only cache: the file would fail the same way next time, and be dropped again.
+      }
+    }
+    return true
+  }
 }
 
-/** Identifies a snapshot: the Pyodide version and the preloaded modules. */
+/** The file name of this build's snapshot in a cache directory (`pyodide-<key>.snap`). */
+export function snapshotFileName(): string {
+  return `pyodide-${snapshotKey()}.snap`
+}
+
+/** Identifies a snapshot: the Pyodide version, the preloaded modules and the prelude evaluated into it. */
 function snapshotKey(): string {
   const version = (require('pyodide/package.json') as { version: string }).version
-  return createHash('sha256').update(`${version}\0${PRELOADED_MODULES.join(',')}`).digest('hex').slice(0, 16)
+  return createHash('sha256').update(`${version}\0${PRELOADED_MODULES.join(',')}\0${PY_PRELUDE}`).digest('hex').slice(0, 16)
 }
 
 // ---- the worker script ----------------------------------------------------------------------
@@ -327,6 +368,8 @@ class PyWorker {
   private active: ActiveRun | undefined
   private nextRunId = 0
   dead = false
+  /** The snapshot this worker started from (undefined: a full boot, or not started yet). */
+  snapshotUsed: Uint8Array | undefined
   /** The last run left state behind (or would not stop): replace this worker. */
   mustRetire = false
 
@@ -344,6 +387,7 @@ class PyWorker {
     const booting = workerScript().then(
       (source) => {
         const snapshot = this.snapshots.get()
+        this.snapshotUsed = snapshot
         const data: PyWorkerData = {
           marker: PY_WORKER_MARKER,
           interrupt: this.interrupt,

@@ -24,6 +24,16 @@ export const PY_WORKER_MARKER = 'dsh-python-worker'
 /** Standard-library modules imported before the snapshot is taken (so runs do not pay for them). */
 export const PRELOADED_MODULES = ['asyncio', 'ast', 'json', 'math', 'io', 'traceback', 'typing', 're', 'collections', 'itertools', 'functools', 'datetime', 'statistics', 'random', 'string', 'textwrap', 'dataclasses', 'decimal', 'fractions', 'operator', 'copy', 'heapq', 'bisect']
 
+/** The module the prelude is evaluated into before the snapshot is made (hidden from programs: the prelude blocks it). */
+export const PRELUDE_MODULE = '_dsh_runtime'
+
+/** Evaluates `source` (the prelude) into a new module {@link PRELUDE_MODULE} registered in `sys.modules`. */
+const PRELUDE_MODULE_SOURCE = `import sys, types
+module = types.ModuleType('${PRELUDE_MODULE}')
+exec(compile(source, '<${PRELUDE_MODULE}>', 'exec'), module.__dict__)
+sys.modules['${PRELUDE_MODULE}'] = module
+del sys, types, module`
+
 /** The program a worker runs once before it reports ready. */
 const WARM_PROGRAM = 'import asyncio\nawait asyncio.gather(asyncio.sleep(0))\nprint("ready", 1)\ntry:\n    await tools.missing()\nexcept ToolCallError as e:\n    pass\nreturn {"ok": [1, 2.5, None, True]}'
 
@@ -131,6 +141,8 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     } else {
       pyodide = await loadPyodide({ ...options, _makeSnapshot: true })
       pyodide.runPython(`import ${PRELOADED_MODULES.join(', ')}`)
+      // The prelude, compiled and evaluated, is part of the snapshot: workers started from it skip that.
+      pyodide.runPython(PRELUDE_MODULE_SOURCE, { globals: pyodide.toPy({ source: PY_PRELUDE }) as never })
       made = pyodide.makeMemorySnapshot()
     }
   } catch (error) {
@@ -158,8 +170,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     if (current !== undefined) send({ type: 'logs', runId: current.runId, lines: text.split('\n') })
   }
 
-  const namespace = pyodide.toPy({}) as PyProxyLike
-  pyodide.runPython(PY_PRELUDE, { globals: namespace as never })
+  const namespace = pyodide.runPython(`__import__('sys').modules['${PRELUDE_MODULE}'].__dict__`) as PyProxyLike
   // Host calls of the current run not yet answered: while one is, a waiting program has not stalled.
   const hostPending = (): number => current?.replies.size ?? 0
   const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string) => PyProxyLike

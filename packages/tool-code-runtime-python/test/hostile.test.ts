@@ -135,9 +135,14 @@ const rows: readonly Row[] = [
     expected: blocked('js', 2, 'importlib.import_module("js")'),
   },
   {
-    name: 'sys.modules shows no Pyodide or JavaScript bridge module',
-    program: 'import sys\nreturn sorted(m for m in sys.modules if m.split(".")[0] in ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core"))',
+    name: 'sys.modules shows no Pyodide or JavaScript bridge module, nor the runtime\'s own',
+    program: 'import sys\nreturn sorted(m for m in sys.modules if m.split(".")[0] in ("js", "pyodide", "_pyodide", "pyodide_js", "_pyodide_core", "_dsh_runtime"))',
     expected: { value: [], logs: [] },
+  },
+  {
+    name: 'the runtime\'s own module (host call, print, abort) cannot be imported',
+    program: 'import _dsh_runtime',
+    expected: blocked('_dsh_runtime', 1, 'import _dsh_runtime'),
   },
   {
     name: 'os.system refuses to start a process',
