@@ -23,7 +23,7 @@
  *   reset (the worker is then replaced).
  */
 export const PY_PRELUDE = String.raw`
-import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
+import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, collections as _collections, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
 
 BLOCKED = ('_dsh_runtime', 'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'socket', '_socket', 'ssl', '_ssl')
 
@@ -266,36 +266,69 @@ def install(host_call, host_print, host_pending, config_json):
             return
         lp.default_exception_handler(context)
 
-    # Callbacks the loop has scheduled and not yet run (asyncio.Handle; WebLoop's call_soon and
-    # call_at go through call_later). With none alive and no host call pending, nothing can ever
-    # wake the program again.
-    live = set()
+    # The loop's scheduling. WebLoop runs every ready callback (call_soon) in a JavaScript
+    # callback (setImmediate) of its own; here the ready callbacks are queued and one JavaScript
+    # callback runs all that were ready when it started (asyncio's own _run_once rule), so the
+    # host calls of many tasks (asyncio.gather) leave in one message. Timers (call_later with a
+    # delay; call_at goes through call_later) keep WebLoop's setTimeout. With no ready callback,
+    # no live timer and no host call pending, nothing can ever wake the program again.
+    ready = _collections.deque()
+    timers = set()
     real_call_later = loop.call_later
+    drain_pending = [False]
+
+    def schedule_drain():
+        if not drain_pending[0]:
+            drain_pending[0] = True
+            real_call_later(0, drain)
+
+    def drain():
+        drain_pending[0] = False
+        n = len(ready)
+        try:
+            while n:
+                n -= 1
+                h = ready.popleft()
+                if not h._cancelled:
+                    h._run()
+        finally:
+            # (A KeyboardInterrupt or SystemExit leaves the rest queued, as WebLoop would.)
+            if ready:
+                schedule_drain()
+        after_step()
 
     def tracked_call_later(delay, callback, *args, context=None):
+        if delay == 0:
+            h = _asyncio.Handle(callback, args, loop, context=context)
+            ready.append(h)
+            schedule_drain()
+            return h
         def fire(*a):
-            live.discard(handle)
+            timers.discard(handle)
             try:
                 return callback(*a)
             finally:
                 after_step()
         handle = real_call_later(delay, fire, *args, context=context)
-        live.add(handle)
+        timers.add(handle)
         return handle
 
     def after_step():
-        """After every loop callback: a run whose program is pending while no callback is alive and no host call is pending has stalled."""
+        """After every loop callback: a run whose program is pending while nothing is ready, no timer is live and no host call is pending has stalled."""
         run = state['run']
         if run is None or run.program is None or run.program.done():
             return
+        for h in ready:
+            if not h._cancelled:
+                return
         dead = None
-        for h in live:
-            if not h.cancelled():
+        for h in timers:
+            if not h._cancelled:
                 return
             dead = dead or []
             dead.append(h)
         if dead:
-            live.difference_update(dead)
+            timers.difference_update(dead)
         if host_pending() > 0:
             return
         run.fail('timeout', stalled_message)
