@@ -11,9 +11,11 @@
  * the stalled message.
  *
  * Contract with `worker.ts`:
- * - `host_call(name, json)` returns a JS promise of a string: `T<json result>` or
+ * - `host_call(name, json)` sends a host call and returns its id (0: no run is active); the
+ *   worker answers it with `deliver(id, text)`, `text` being `T<json result>` or
  *   `E<json {kind, toolName?, message}>` (`kind`: `tool` → ToolCallError, `limit` →
- *   RuntimeError, `invalid` → TypeError, `abort` → the run stops).
+ *   RuntimeError, `invalid` → TypeError, `abort` → the run stops), and then calls `flush()`,
+ *   which runs what the replies made ready within the same JavaScript callback.
  * - `host_pending()` is the number of host calls of the current run not yet answered.
  * - `host_print(text)` forwards printed lines (joined with `\n`) as they are produced at each
  *   sub-call, so the host keeps them if it must terminate the worker.
@@ -443,6 +445,8 @@ def install(host_call, host_print, host_pending, config_json):
             # Tasks and futures the program made through the loop, and (kind, exception) of
             # futures freed with their exception never retrieved, in the order they happened.
             self.events = []
+            # Host call id → the future its reply resolves.
+            self.waiting = {}
 
         def fail(self, kind, message):
             if self.failure is None:
@@ -490,7 +494,8 @@ def install(host_call, host_print, host_pending, config_json):
                 text = _json.dumps(args, ensure_ascii=False, separators=(',', ':'), allow_nan=False, default=refuse_json)
             except (TypeError, ValueError, RecursionError):
                 text = dumps(to_plain(args, label))
-            size = len(text.encode('utf-8', 'surrogatepass'))
+            # (A UTF-8 character is at most 4 bytes: short texts skip the encoding.)
+            size = len(text) if len(text) * 4 <= value_bytes else len(text.encode('utf-8', 'surrogatepass'))
             if size > value_bytes:
                 raise RuntimeError(f'{label} is {size} bytes, over the valueBytes limit of {value_bytes} bytes')
             if run.issued >= max_calls:
@@ -499,7 +504,17 @@ def install(host_call, host_print, host_pending, config_json):
                 raise _Stop()
             run.issued += 1
             run.forward()
-            reply = await host_call(name, text)
+            call_id = host_call(name, text)
+            if not call_id:
+                run.stopped = True
+                raise _Stop()
+            # A plain future (not the loop's: no bookkeeping callback), resolved by deliver().
+            fut = _asyncio.Future(loop=loop)
+            run.waiting[call_id] = fut
+            try:
+                reply = await fut
+            finally:
+                run.waiting.pop(call_id, None)
             if run.stopped:
                 raise _Stop()
             if reply[0] == 'T':
@@ -727,6 +742,24 @@ def install(host_call, host_print, host_pending, config_json):
         run.task = loop.create_task(outer(run, before))
         return run.task
 
+    def deliver(call_id, text):
+        """The reply of host call call_id; the loop runs at flush()."""
+        run = state['run']
+        if run is None:
+            return
+        fut = run.waiting.pop(call_id, None)
+        if fut is not None and not fut.done():
+            # What becomes ready runs in flush(), within this JavaScript callback.
+            drain_pending[0] = True
+            fut.set_result(text)
+
+    def flush():
+        """Runs the loop's ready callbacks now (after deliver()), instead of in a JavaScript callback of their own."""
+        if drain_pending[0]:
+            loop._install_running_loop()
+            loop._install_asyncgen_hooks()
+            drain()
+
     def abort():
         run = state['run']
         if run is not None:
@@ -737,5 +770,5 @@ def install(host_call, host_print, host_pending, config_json):
 
     _sys.meta_path.insert(0, _Finder)
     install_loop_hooks()
-    return {'start': start, 'abort': abort, 'baseline': baseline}
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': deliver, 'flush': flush}
 `

@@ -150,34 +150,51 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     return
   }
 
-  let current: { runId: number; replies: Map<number, (text: string) => void>; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
-  const hostCall = (name: string, json: string): Promise<string> =>
-    new Promise<string>((resolve) => {
-      const run = current
-      if (run === undefined) return resolve('E{"kind":"abort","message":"the run has finished"}')
-      const callId = ++run.nextCallId
-      run.replies.set(callId, resolve)
-      if (run.batch.length === 0) {
-        queueMicrotask(() => {
-          const calls = run.batch
-          run.batch = []
-          send({ type: 'calls', runId: run.runId, calls })
-        })
-      }
-      run.batch.push({ callId, name, json })
-    })
+  let current: { runId: number; pending: Set<number>; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
+  // A host call: queued for the main thread (one message per microtask checkpoint); its id, or 0
+  // when no run is active. The reply comes back through deliver() (see 'replies').
+  const hostCall = (name: string, json: string): number => {
+    const run = current
+    if (run === undefined) return 0
+    const callId = ++run.nextCallId
+    run.pending.add(callId)
+    if (run.batch.length === 0) {
+      queueMicrotask(() => {
+        const calls = run.batch
+        run.batch = []
+        send({ type: 'calls', runId: run.runId, calls })
+      })
+    }
+    run.batch.push({ callId, name, json })
+    return callId
+  }
   const hostPrint = (text: string): void => {
     if (current !== undefined) send({ type: 'logs', runId: current.runId, lines: text.split('\n') })
   }
 
   const namespace = pyodide.runPython(`__import__('sys').modules['${PRELUDE_MODULE}'].__dict__`) as PyProxyLike
   // Host calls of the current run not yet answered: while one is, a waiting program has not stalled.
-  const hostPending = (): number => current?.replies.size ?? 0
+  const hostPending = (): number => current?.pending.size ?? 0
   const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string) => PyProxyLike
   const api = install(hostCall, hostPrint, hostPending, JSON.stringify({ messageChars: data.messageChars, stalledMessage: data.stalledMessage }))
   const start = api.get('start') as (spec: string) => PromiseLike<string> & PyProxyLike
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
+  const deliver = api.get('deliver') as (callId: number, text: string) => void
+  const flush = api.get('flush') as () => void
+  /** Hands replies to Python and runs what they made ready, now. */
+  const answer = (state: NonNullable<typeof current>, replies: readonly { readonly callId: number; readonly text: string }[]): void => {
+    try {
+      for (const { callId, text } of replies) if (state.pending.delete(callId)) deliver(callId, text)
+    } finally {
+      try {
+        flush()
+      } catch {
+        // A KeyboardInterrupt (a stop) or SystemExit raised out of a task: the task has recorded
+        // it, and what was not run yet stays queued for the loop.
+      }
+    }
+  }
   baseline()
   const interrupt = new Int32Array(data.interrupt)
   pyodide.setInterruptBuffer(interrupt)
@@ -195,7 +212,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   send(made === undefined ? { type: 'ready', baselineBytes } : { type: 'ready', baselineBytes, snapshot: made }, made === undefined ? [] : [made.buffer as ArrayBuffer])
 
   const run = async (message: Extract<ToPyWorker, { type: 'run' }>): Promise<void> => {
-    const state = { runId: message.runId, replies: new Map<number, (text: string) => void>(), batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
+    const state = { runId: message.runId, pending: new Set<number>(), batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
     current = state
     cap = baselineBytes + message.memoryBytes
     const refusedAtStart = refused
@@ -219,7 +236,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     }
     current = undefined
     Atomics.store(interrupt, 0, 0)
-    for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run has finished"}')
+    state.pending.clear()
     send({ type: 'done', runId: message.runId, ...outcome, capReached: refused > refusedAtStart })
   }
 
@@ -231,26 +248,21 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
       case 'replies': {
         const state = current
         if (state === undefined || state.runId !== message.runId) return
-        for (const { callId, text } of message.replies) {
-          const resolve = state.replies.get(callId)
-          state.replies.delete(callId)
-          resolve?.(text)
-        }
+        answer(state, message.replies)
         return
       }
       case 'abort': {
         const state = current
         if (state === undefined || state.runId !== message.runId) return
-        for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run was aborted"}')
-        state.replies.clear()
         // The program is idle here (this handler runs between its steps): a pending SIGINT would
-        // only land in the call below, so it is cleared; the host signals again while the run lasts.
+        // only land in the calls below, so it is cleared; the host signals again while the run lasts.
         Atomics.store(interrupt, 0, 0)
         try {
           abort()
         } catch {
           // An interrupt that arrived meanwhile; the run is stopped either way.
         }
+        answer(state, [...state.pending].map((callId) => ({ callId, text: 'E{"kind":"abort","message":"the run was aborted"}' })))
         return
       }
     }
