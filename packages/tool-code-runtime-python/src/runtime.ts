@@ -57,8 +57,9 @@ export interface PythonRuntimeOptions {
    * Where the Pyodide memory snapshot is cached across processes (a directory), or `false` to
    * keep it in memory only. Default: `node_modules/.cache/dsh-code-runtime-python` under the
    * current directory when `node_modules` exists there, else in memory only. The first worker
-   * of a process without a snapshot boots Pyodide fully (~5–10 s) and makes one; later workers
-   * start from it (~1–3 s).
+   * of a process without a snapshot boots Pyodide fully (~3–10 s) and makes one; later workers
+   * start from it (~1–2 s). A cached snapshot that fails to load is deleted and the worker boots
+   * fully instead; writing a snapshot removes the directory's snapshots of other versions.
    */
   readonly snapshotCache?: string | false
 }
