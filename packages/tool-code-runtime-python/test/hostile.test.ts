@@ -85,6 +85,12 @@ const rows: readonly Row[] = [
     },
   },
   {
+    name: 'a module attribute renamed in place (same objects, same length) is restored',
+    program: 'import string\nlast = list(vars(string))[-1]\nv = getattr(string, last)\ndelattr(string, last)\nsetattr(string, "renamed_attr", v)\nreturn len(vars(string)) > 0',
+    expected: { value: true, logs: [] },
+    then: { program: 'import string\nreturn [hasattr(string, "renamed_attr"), list(vars(string))[-1] != "renamed_attr"]', expected: { value: [false, true], logs: [] } },
+  },
+  {
     name: 'a program that breaks the loop hooks and then stalls still ends at once',
     program: 'import asyncio\nasyncio.get_running_loop().call_later = lambda *a, **k: None\nawait asyncio.Future()',
     options: { limits: NO_WALL },
