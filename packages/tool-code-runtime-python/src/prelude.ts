@@ -8,7 +8,7 @@
  * made whose exception nobody retrieved by the time the program ends fails the run
  * (`Task exception was never retrieved: …`); a program still waiting when no loop callback is
  * scheduled and no host call is pending is cancelled at once and the run ends as `timeout` with
- * the stalled message.
+ * the stalled message. Both, and the loop's scheduling, live in `loop.ts` (evaluated first).
  *
  * Contract with `worker.ts`:
  * - `host_call(name, json)` sends a host call and returns its id (0: no run is active); the
@@ -24,7 +24,9 @@
  *   logs: [...], tainted: bool}`; `tainted` says state outside the run's namespace could not be
  *   reset (the worker is then replaced).
  */
-export const PY_PRELUDE = String.raw`
+import { PY_LOOP } from './loop'
+
+export const PY_PRELUDE = PY_LOOP + String.raw`
 from operator import is_ as _is
 import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, collections as _collections, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
 
@@ -191,7 +193,7 @@ def install(host_call, host_print, host_pending, config_json):
     def restore_core():
         """Builtins, the loop's hooks and the modules the runtime's own code uses, back to the baseline."""
         restore_builtins()
-        install_loop_hooks()
+        hooks.install()
         base = state['base']
         for name in core:
             snap = base['dicts'].get(name)
@@ -229,148 +231,8 @@ def install(host_call, host_print, host_pending, config_json):
         _sys.setprofile(None)
         return tainted
 
-    # ---- settlement: exceptions nobody retrieved, programs that can never progress ---------
-    # Every future and task made through the loop gets this done-callback (WebLoop adds
-    # loop._decrement_in_progress to each). WebLoop's own version retrieves the exception of a
-    # future nobody is waiting on at that moment, which would hide it from the check at the end of
-    # the program (it looks at _log_traceback: set with the exception, cleared once retrieved).
-    def decrement_in_progress(fut=None):
-        loop._in_progress -= 1
-        if loop._no_in_progress_handler and loop._in_progress == 0:
-            loop._no_in_progress_handler()
-
-    real_create_task = loop.create_task
-    real_create_future = loop.create_future
-
-    def note(fut):
-        run = state['run']
-        # (The runtime's own task of the program is made before run.program is set.)
-        if run is not None and run.program is not None:
-            run.events.append(fut)
-        return fut
-
-    def tracked_create_task(coro, **kwargs):
-        return note(real_create_task(coro, **kwargs))
-
-    def tracked_create_future():
-        return note(real_create_future())
-
-    # gather's own future is made directly, not through the loop, and often sits in a reference
-    # cycle with its children (freed only by a garbage collection): it is noted here. Installed
-    # before the baseline is recorded, so every run gets it back.
-    real_gather = _asyncio.gather
-
-    def gather(*coros_or_futures, return_exceptions=False):
-        return note(real_gather(*coros_or_futures, return_exceptions=return_exceptions))
-    gather.__doc__ = real_gather.__doc__
-    _asyncio.gather = _asyncio.tasks.gather = gather
-
-    def on_loop_exception(lp, context):
-        """A future freed with its exception never retrieved (asyncio.Future(), gather) is noted for the run; the rest goes to the default handler."""
-        run = state['run']
-        exc = context.get('exception')
-        fut = context.get('future', context.get('task'))
-        if run is not None and fut is not None and exc is not None and 'never retrieved' in str(context.get('message', '')):
-            run.events.append(('Task' if isinstance(fut, _asyncio.Task) else 'Future', exc))
-            return
-        lp.default_exception_handler(context)
-
-    # The loop's scheduling. WebLoop runs every ready callback (call_soon) in a JavaScript
-    # callback (setImmediate) of its own; here the ready callbacks are queued and one JavaScript
-    # callback runs all that were ready when it started (asyncio's own _run_once rule), so the
-    # host calls of many tasks (asyncio.gather) leave in one message. Timers (call_later with a
-    # delay; call_at goes through call_later) keep WebLoop's setTimeout. With no ready callback,
-    # no live timer and no host call pending, nothing can ever wake the program again.
-    ready = _collections.deque()
-    timers = set()
-    real_call_later = loop.call_later
-    drain_pending = [False]
-
-    def schedule_drain():
-        if not drain_pending[0]:
-            drain_pending[0] = True
-            real_call_later(0, drain)
-
-    def drain():
-        drain_pending[0] = False
-        n = len(ready)
-        try:
-            while n:
-                n -= 1
-                h = ready.popleft()
-                if not h._cancelled:
-                    h._run()
-        finally:
-            # (A KeyboardInterrupt or SystemExit leaves the rest queued, as WebLoop would.)
-            if ready:
-                schedule_drain()
-        after_step()
-
-    def tracked_call_later(delay, callback, *args, context=None):
-        if delay == 0:
-            h = _asyncio.Handle(callback, args, loop, context=context)
-            ready.append(h)
-            schedule_drain()
-            return h
-        def fire(*a):
-            timers.discard(handle)
-            try:
-                return callback(*a)
-            finally:
-                after_step()
-        handle = real_call_later(delay, fire, *args, context=context)
-        timers.add(handle)
-        return handle
-
-    def after_step():
-        """After every loop callback: a run whose program is pending while nothing is ready, no timer is live and no host call is pending has stalled."""
-        run = state['run']
-        if run is None or run.program is None or run.program.done():
-            return
-        for h in ready:
-            if not h._cancelled:
-                return
-        dead = None
-        for h in timers:
-            if not h._cancelled:
-                return
-            dead = dead or []
-            dead.append(h)
-        if dead:
-            timers.difference_update(dead)
-        if host_pending() > 0:
-            return
-        run.fail('timeout', stalled_message)
-        run.stopped = True
-        # (The program may have replaced the loop's call_later: the cancellation must be delivered.)
-        install_loop_hooks()
-        run.program.cancel()
-
-    def install_loop_hooks():
-        """(Re)installs the hooks on the loop (a program may have replaced them)."""
-        loop._decrement_in_progress = decrement_in_progress
-        loop.create_task = tracked_create_task
-        loop.create_future = tracked_create_future
-        loop.call_later = tracked_call_later
-        loop.set_exception_handler(on_loop_exception)
-
-    def never_retrieved(run, code):
-        """The failure for exceptions of the run's tasks and futures that nobody retrieved, or None."""
-        found = []
-        for e in run.events:
-            if type(e) is tuple:
-                found.append(e)
-            elif e.done() and e._log_traceback:
-                found.append(('Task' if isinstance(e, _asyncio.Task) else 'Future', e.exception()))
-        run.events = []
-        if not found:
-            return None
-        kind, exc = found[0]
-        more = len(found) - 1
-        text = f'{kind} exception was never retrieved: {describe(exc, code)}'
-        if more:
-            text += f" (and {more} more exception{'s' if more > 1 else ''} never retrieved)"
-        return clip(text)
+    # ---- the loop: scheduling, settlement (loop.ts) ----------------------------------------
+    hooks = _loop_hooks(loop, state, host_pending, stalled_message, lambda exc, code: describe(exc, code))
 
     # ---- JSON ------------------------------------------------------------------------------
     def pointer(keys):
@@ -648,9 +510,9 @@ def install(host_call, host_print, host_pending, config_json):
                 value = await program()
                 # A task or future of the program that failed with nobody retrieving its
                 # exception fails the run, like an unhandled rejection in a TypeScript program.
-                unretrieved = never_retrieved(run, code)
+                unretrieved = hooks.never_retrieved(run, code)
                 if unretrieved is not None:
-                    run.fail('exception', unretrieved)
+                    run.fail('exception', clip(unretrieved))
             except SystemExit as e:
                 if e.code not in (None, 0):
                     caught = e
@@ -741,31 +603,13 @@ def install(host_call, host_print, host_pending, config_json):
 
     def start(spec_json):
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
-        install_loop_hooks()
+        hooks.install()
         spec = _json.loads(spec_json)
         run = Run(spec)
         state['run'] = run
         before = set(_asyncio.all_tasks(loop))
         run.task = loop.create_task(outer(run, before))
         return run.task
-
-    def deliver(call_id, text):
-        """The reply of host call call_id; the loop runs at flush()."""
-        run = state['run']
-        if run is None:
-            return
-        fut = run.waiting.pop(call_id, None)
-        if fut is not None and not fut.done():
-            # What becomes ready runs in flush(), within this JavaScript callback.
-            drain_pending[0] = True
-            fut.set_result(text)
-
-    def flush():
-        """Runs the loop's ready callbacks now (after deliver()), instead of in a JavaScript callback of their own."""
-        if drain_pending[0]:
-            loop._install_running_loop()
-            loop._install_asyncgen_hooks()
-            drain()
 
     def abort():
         run = state['run']
@@ -776,6 +620,6 @@ def install(host_call, host_print, host_pending, config_json):
                 run.program.cancel()
 
     _sys.meta_path.insert(0, _Finder)
-    install_loop_hooks()
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': deliver, 'flush': flush}
+    hooks.install()
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush}
 `
