@@ -34,8 +34,28 @@ exec(compile(source, '<${PRELUDE_MODULE}>', 'exec'), module.__dict__)
 sys.modules['${PRELUDE_MODULE}'] = module
 del sys, types, module`
 
-/** The program a worker runs once before it reports ready. */
-const WARM_PROGRAM = 'import asyncio\nawait asyncio.gather(asyncio.sleep(0))\nprint("ready", 1)\ntry:\n    await tools.missing()\nexcept ToolCallError as e:\n    pass\nreturn {"ok": [1, 2.5, None, True]}'
+/**
+ * The program a worker runs once before it reports ready: the shapes model programs use
+ * (functions, gather, comprehensions, f-strings, a class, a failed call), so the first real run
+ * does not pay for the interpreter paths WebAssembly runs for the first time.
+ */
+const WARM_PROGRAM = [
+  'import asyncio, json',
+  'async def one(i):',
+  '    await asyncio.sleep(0)',
+  '    return {"i": i, "s": f"item {i:02d}"}',
+  'rows = await asyncio.gather(*(one(i) for i in range(3)))',
+  'best = sorted(rows, key=lambda r: -r["i"])[0]',
+  'class Box:',
+  '    def __init__(self, v):',
+  '        self.v = v',
+  'print("ready", best["s"].upper(), len([r for r in rows if r["i"] % 2 == 0]), Box(1).v, json.dumps(best))',
+  'try:',
+  '    await tools.missing()',
+  'except ToolCallError as e:',
+  '    pass',
+  'return {"ok": [1, 2.5, None, True], "best": best}',
+].join('\n')
 
 /** What the main thread passes to a worker. */
 export interface PyWorkerData {
