@@ -1,13 +1,22 @@
 /**
  * The Python side of the runtime: evaluated once per interpreter (in a private namespace) by
- * the worker (`worker.ts`). `install(host_call, host_print, config_json)` returns the object
+ * the worker (`worker.ts`). `install(host_call, host_print, host_pending, config_json)` returns the object
  * the worker drives: `start(run_json)` begins one run and returns a future of the outcome JSON,
  * `abort()` stops it, `baseline()` records the state every run is reset to.
  *
+ * Settlement (the TypeScript runtime's contract in Python's terms): a task or future the program
+ * made whose exception nobody retrieved by the time the program ends fails the run
+ * (`Task exception was never retrieved: …`); a program still waiting when no loop callback is
+ * scheduled and no host call is pending is cancelled at once and the run ends as `timeout` with
+ * the stalled message. Both, and the loop's scheduling, live in `loop.ts` (evaluated first).
+ *
  * Contract with `worker.ts`:
- * - `host_call(name, json)` returns a JS promise of a string: `T<json result>` or
+ * - `host_call(name, json)` sends a host call and returns its id (0: no run is active); the
+ *   worker answers it with `deliver(id, text)`, `text` being `T<json result>` or
  *   `E<json {kind, toolName?, message}>` (`kind`: `tool` → ToolCallError, `limit` →
- *   RuntimeError, `invalid` → TypeError, `abort` → the run stops).
+ *   RuntimeError, `invalid` → TypeError, `abort` → the run stops), and then calls `flush()`,
+ *   which runs what the replies made ready within the same JavaScript callback.
+ * - `host_pending()` is the number of host calls of the current run not yet answered.
  * - `host_print(text)` forwards printed lines (joined with `\n`) as they are produced at each
  *   sub-call, so the host keeps them if it must terminate the worker.
  * - `start(run_json)` takes `{code, tools: [{name, py, renamed}], valueBytes, outputBytes,
@@ -15,10 +24,13 @@
  *   logs: [...], tainted: bool}`; `tainted` says state outside the run's namespace could not be
  *   reset (the worker is then replaced).
  */
-export const PY_PRELUDE = String.raw`
-import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
+import { PY_LOOP } from './loop'
 
-BLOCKED = ('js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'socket', '_socket', 'ssl', '_ssl')
+export const PY_PRELUDE = PY_LOOP + String.raw`
+from operator import is_ as _is
+import time as _time, ast as _ast, asyncio as _asyncio, builtins as _builtins, collections as _collections, io as _io, json as _json, math as _math, os as _os, signal as _signal, sys as _sys, traceback as _traceback
+
+BLOCKED = ('_dsh_runtime', 'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip', 'subprocess', '_posixsubprocess', 'multiprocessing', '_multiprocessing', 'pyodide_http', 'pyodide_kernel', 'socket', '_socket', 'ssl', '_ssl')
 
 # os functions that would start processes or signal them: each raises in a program.
 PROCESS_FUNCTIONS = ('system', 'popen', 'fork', 'forkpty', 'kill', 'killpg', 'execl', 'execle', 'execlp', 'execlpe', 'execv', 'execve', 'execvp', 'execvpe', 'spawnl', 'spawnle', 'spawnlp', 'spawnlpe', 'spawnv', 'spawnve', 'spawnvp', 'spawnvpe', 'posix_spawn', 'posix_spawnp', 'startfile')
@@ -52,9 +64,10 @@ class _Finder:
             raise ModuleNotFoundError(f"module {name!r} is not available in run_code programs", name=name)
         return None
 
-def install(host_call, host_print, config_json):
+def install(host_call, host_print, host_pending, config_json):
     config = _json.loads(config_json)
     message_chars = config['messageChars']
+    stalled_message = config['stalledMessage']
     real_import = _builtins.__import__
     loop = _asyncio.get_event_loop()
     state = {'run': None, 'base': None}
@@ -129,11 +142,24 @@ def install(host_call, host_print, config_json):
                 clean = False
         return clean
 
+    def module_state(d):
+        """A module dict's baseline: a copy, its keys and its values (in order)."""
+        return (dict(d), tuple(d), tuple(d.values()))
+
+    def reset_dict(d, baseline_state):
+        """d back to its baseline, unless its keys and values are still the same objects in the same
+        order (compared by identity at C speed: map(operator.is_, …); this compare is most of a
+        run's reset, over ~10,000 module attributes)."""
+        snap, keys, values = baseline_state
+        if len(d) != len(keys) or not all(map(_is, d.values(), values)) or not all(map(_is, d, keys)):
+            d.clear()
+            d.update(snap)
+
     def baseline():
         mods = dict(_sys.modules)
         state['base'] = {
             'modules': mods,
-            'dicts': {n: dict(m.__dict__) for n, m in mods.items() if getattr(m, '__dict__', None) is not None},
+            'dicts': {n: module_state(m.__dict__) for n, m in mods.items() if getattr(m, '__dict__', None) is not None},
             'path': list(_sys.path), 'meta_path': list(_sys.meta_path), 'path_hooks': list(_sys.path_hooks),
             'environ': dict(_os.environ), 'recursion': _sys.getrecursionlimit(), 'cwd': _os.getcwd(),
             'tasks': set(_asyncio.all_tasks(loop)),
@@ -165,17 +191,14 @@ def install(host_call, host_print, config_json):
     core = ('json', 'json.encoder', 'json.decoder', 'math', 'traceback', 'linecache', 'io', 'sys', 'os', 'asyncio', 'asyncio.tasks', 'asyncio.futures', 'asyncio.events')
 
     def restore_core():
-        """Builtins and the modules the runtime's own code uses, back to the baseline."""
+        """Builtins, the loop's hooks and the modules the runtime's own code uses, back to the baseline."""
         restore_builtins()
+        hooks.install()
         base = state['base']
-        missing = object()
         for name in core:
             snap = base['dicts'].get(name)
             if snap is not None:
-                d = base['modules'][name].__dict__
-                if len(d) != len(snap) or any(d.get(k, missing) is not v for k, v in snap.items()):
-                    d.clear()
-                    d.update(snap)
+                reset_dict(base['modules'][name].__dict__, snap)
 
     def restore(files=True):
         restore_builtins()
@@ -187,12 +210,9 @@ def install(host_call, host_print, config_json):
         for name, mod in base['modules'].items():
             if _sys.modules.get(name) is not mod:
                 _sys.modules[name] = mod
-        missing = object()
+        modules = base['modules']
         for name, snap in base['dicts'].items():
-            d = base['modules'][name].__dict__
-            if len(d) != len(snap) or any(d.get(k, missing) is not v for k, v in snap.items()):
-                d.clear()
-                d.update(snap)
+            reset_dict(modules[name].__dict__, snap)
         _sys.path[:] = base['path']
         _sys.meta_path[:] = base['meta_path']
         _sys.path_hooks[:] = base['path_hooks']
@@ -210,6 +230,9 @@ def install(host_call, host_print, config_json):
         _sys.settrace(None)
         _sys.setprofile(None)
         return tainted
+
+    # ---- the loop: scheduling, settlement (loop.ts) ----------------------------------------
+    hooks = _loop_hooks(loop, state, host_pending, stalled_message, lambda exc, code: describe(exc, code))
 
     # ---- JSON ------------------------------------------------------------------------------
     def pointer(keys):
@@ -288,6 +311,11 @@ def install(host_call, host_print, config_json):
             self.task = None
             self.program = None
             self.stopped = False
+            # Tasks and futures the program made through the loop, and (kind, exception) of
+            # futures freed with their exception never retrieved, in the order they happened.
+            self.events = []
+            # Host call id → the future its reply resolves.
+            self.waiting = {}
 
         def fail(self, kind, message):
             if self.failure is None:
@@ -335,7 +363,8 @@ def install(host_call, host_print, config_json):
                 text = _json.dumps(args, ensure_ascii=False, separators=(',', ':'), allow_nan=False, default=refuse_json)
             except (TypeError, ValueError, RecursionError):
                 text = dumps(to_plain(args, label))
-            size = len(text.encode('utf-8', 'surrogatepass'))
+            # (A UTF-8 character is at most 4 bytes: short texts skip the encoding.)
+            size = len(text) if len(text) * 4 <= value_bytes else len(text.encode('utf-8', 'surrogatepass'))
             if size > value_bytes:
                 raise RuntimeError(f'{label} is {size} bytes, over the valueBytes limit of {value_bytes} bytes')
             if run.issued >= max_calls:
@@ -344,7 +373,17 @@ def install(host_call, host_print, config_json):
                 raise _Stop()
             run.issued += 1
             run.forward()
-            reply = await host_call(name, text)
+            call_id = host_call(name, text)
+            if not call_id:
+                run.stopped = True
+                raise _Stop()
+            # A plain future (not the loop's: no bookkeeping callback), resolved by deliver().
+            fut = _asyncio.Future(loop=loop)
+            run.waiting[call_id] = fut
+            try:
+                reply = await fut
+            finally:
+                run.waiting.pop(call_id, None)
             if run.stopped:
                 raise _Stop()
             if reply[0] == 'T':
@@ -469,6 +508,11 @@ def install(host_call, host_print, config_json):
                 exec(compiled, g)
                 program = g.pop('__program__')
                 value = await program()
+                # A task or future of the program that failed with nobody retrieving its
+                # exception fails the run, like an unhandled rejection in a TypeScript program.
+                unretrieved = hooks.never_retrieved(run, code)
+                if unretrieved is not None:
+                    run.fail('exception', clip(unretrieved))
             except SystemExit as e:
                 if e.code not in (None, 0):
                     caught = e
@@ -544,6 +588,11 @@ def install(host_call, host_print, config_json):
             except BaseException as e:
                 tainted = [f'clean-up: {e!r}']
                 break
+        # Whatever the run left unretrieved is silenced (asyncio would log it when it is freed).
+        for e in run.events:
+            if type(e) is not tuple and e.done() and e._log_traceback:
+                e.exception()
+        run.events = []
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
         if run.failure is not None:
             result['error'] = run.failure
@@ -554,6 +603,7 @@ def install(host_call, host_print, config_json):
 
     def start(spec_json):
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+        hooks.install()
         spec = _json.loads(spec_json)
         run = Run(spec)
         state['run'] = run
@@ -570,5 +620,6 @@ def install(host_call, host_print, config_json):
                 run.program.cancel()
 
     _sys.meta_path.insert(0, _Finder)
-    return {'start': start, 'abort': abort, 'baseline': baseline}
+    hooks.install()
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush}
 `

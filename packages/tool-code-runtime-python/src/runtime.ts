@@ -14,9 +14,9 @@
  * output, value size and sub-call count are checked per line and per call.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
@@ -30,6 +30,7 @@ import {
   renderValue,
   runPreflight,
   safeString,
+  STALLED_MESSAGE,
   type CodeLanguageFlavour,
   type CodeRuntime,
   type HostFunction,
@@ -40,6 +41,7 @@ import {
 } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { pythonFlavour } from './flavour'
 import { pythonToolNames } from './names'
+import { PY_PRELUDE } from './prelude'
 import { PRELOADED_MODULES, PY_WORKER_MARKER, type FromPyWorker, type PyToolEntry, type PyWorkerData, type ToPyWorker } from './worker'
 
 /** Options of {@link createPythonRuntime}. */
@@ -55,8 +57,9 @@ export interface PythonRuntimeOptions {
    * Where the Pyodide memory snapshot is cached across processes (a directory), or `false` to
    * keep it in memory only. Default: `node_modules/.cache/dsh-code-runtime-python` under the
    * current directory when `node_modules` exists there, else in memory only. The first worker
-   * of a process without a snapshot boots Pyodide fully (~5–10 s) and makes one; later workers
-   * start from it (~1–3 s).
+   * of a process without a snapshot boots Pyodide fully (~3–10 s) and makes one; later workers
+   * start from it (~1–2 s). A cached snapshot that fails to load is deleted and the worker boots
+   * fully instead; writing a snapshot removes the directory's snapshots of other versions.
    */
   readonly snapshotCache?: string | false
 }
@@ -112,6 +115,12 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
       },
       (error: Error) => {
         starting.delete(worker)
+        // A snapshot that does not load (a damaged cache file, another Pyodide build) is dropped,
+        // and a worker boots fully instead (making a new one).
+        if (worker.snapshotUsed !== undefined && snapshots.reject(worker.snapshotUsed) && !disposed) {
+          spawn()
+          return
+        }
         if (busy.size + starting.size === 0) for (const w of waiters.splice(0)) w(error)
       },
     )
@@ -181,8 +190,18 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
     async warmUp() {
       disposed = false
       if (idle.length > 0) return
-      const worker = starting.values().next().value ?? spawn()
-      await worker.ready
+      let worker = starting.values().next().value ?? spawn()
+      for (;;) {
+        try {
+          await worker.ready
+          return
+        } catch (error) {
+          // Its replacement, when it failed on a snapshot that was then dropped.
+          const next: PyWorker | undefined = starting.values().next().value
+          if (next === undefined || next === worker) throw error
+          worker = next
+        }
+      }
     },
     dispose() {
       disposed = true
@@ -205,8 +224,35 @@ function toolTable(input: RunInput): PyToolEntry[] {
 const require = createRequire(import.meta.url)
 const PYODIDE_ENTRY = require.resolve('pyodide')
 
-/** The process-wide memory snapshot (shared by every runtime of the process). */
+/**
+ * The process-wide memory snapshot (shared by every runtime of the process), in a
+ * `SharedArrayBuffer`: every worker reads the same bytes, nothing is copied per worker.
+ */
 let processSnapshot: Uint8Array | undefined
+
+/** `bytes` copied into shared memory. */
+function shared(bytes: Uint8Array): Uint8Array {
+  const view = new Uint8Array(new SharedArrayBuffer(bytes.byteLength))
+  view.set(bytes)
+  return view
+}
+
+/** A file read straight into shared memory (one copy, no intermediate buffer). */
+function readShared(file: string): Uint8Array {
+  const fd = openSync(file, 'r')
+  try {
+    const size = fstatSync(fd).size
+    const view = new Uint8Array(new SharedArrayBuffer(size))
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, view, at, size - at, at)
+      if (n === 0) throw new Error(`${file} ended after ${at} of ${size} bytes`)
+      at += n
+    }
+    return view
+  } finally {
+    closeSync(fd)
+  }
+}
 
 /** Where snapshots come from and go to. */
 class SnapshotStore {
@@ -215,7 +261,7 @@ class SnapshotStore {
 
   constructor(cache: string | false | undefined) {
     const dir = cache === undefined ? (existsSync(join(process.cwd(), 'node_modules')) ? join(process.cwd(), 'node_modules', '.cache', 'dsh-code-runtime-python') : undefined) : cache === false ? undefined : cache
-    this.file = dir === undefined ? undefined : join(dir, `pyodide-${snapshotKey()}.snap`)
+    this.file = dir === undefined ? undefined : join(dir, snapshotFileName())
   }
 
   kind(): 'none' | 'memory' | 'cache' {
@@ -229,7 +275,7 @@ class SnapshotStore {
     }
     if (this.file !== undefined && existsSync(this.file)) {
       try {
-        processSnapshot = new Uint8Array(readFileSync(this.file))
+        processSnapshot = readShared(this.file)
         this.source = 'cache'
         return processSnapshot
       } catch {
@@ -240,23 +286,47 @@ class SnapshotStore {
   }
 
   put(snapshot: Uint8Array): void {
-    processSnapshot = snapshot
+    processSnapshot = shared(snapshot)
     if (this.file === undefined) return
     try {
-      mkdirSync(dirname(this.file), { recursive: true })
+      const dir = dirname(this.file)
+      mkdirSync(dir, { recursive: true })
       const tmp = `${this.file}.${process.pid}.tmp`
       writeFileSync(tmp, snapshot, { mode: 0o600 })
       renameSync(tmp, this.file)
+      // Snapshots of other Pyodide versions or preludes (~30 MB each) are of no further use.
+      const own = basename(this.file)
+      for (const name of readdirSync(dir)) if (/^pyodide-[0-9a-f]{16}\.snap$/.test(name) && name !== own) unlinkSync(join(dir, name))
     } catch {
       // The cache is an optimisation: a read-only directory only costs the next process a full boot.
     }
   }
+
+  /** Drops `snapshot` (it failed to load) from memory and from the cache; false when it is no longer the current one. */
+  reject(snapshot: Uint8Array): boolean {
+    if (processSnapshot !== snapshot) return false
+    processSnapshot = undefined
+    this.source = 'none'
+    if (this.file !== undefined) {
+      try {
+        unlinkSync(this.file)
+      } catch {
+        // Already gone, or a read-only cache: the file would fail the same way next time, and be dropped again.
+      }
+    }
+    return true
+  }
 }
 
-/** Identifies a snapshot: the Pyodide version and the preloaded modules. */
+/** The file name of this build's snapshot in a cache directory (`pyodide-<key>.snap`). */
+export function snapshotFileName(): string {
+  return `pyodide-${snapshotKey()}.snap`
+}
+
+/** Identifies a snapshot: the Pyodide version, the preloaded modules and the prelude evaluated into it. */
 function snapshotKey(): string {
   const version = (require('pyodide/package.json') as { version: string }).version
-  return createHash('sha256').update(`${version}\0${PRELOADED_MODULES.join(',')}`).digest('hex').slice(0, 16)
+  return createHash('sha256').update(`${version}\0${PRELOADED_MODULES.join(',')}\0${PY_PRELUDE}`).digest('hex').slice(0, 16)
 }
 
 // ---- the worker script ----------------------------------------------------------------------
@@ -299,6 +369,8 @@ class PyWorker {
   private active: ActiveRun | undefined
   private nextRunId = 0
   dead = false
+  /** The snapshot this worker started from (undefined: a full boot, or not started yet). */
+  snapshotUsed: Uint8Array | undefined
   /** The last run left state behind (or would not stop): replace this worker. */
   mustRetire = false
 
@@ -316,10 +388,12 @@ class PyWorker {
     const booting = workerScript().then(
       (source) => {
         const snapshot = this.snapshots.get()
+        this.snapshotUsed = snapshot
         const data: PyWorkerData = {
           marker: PY_WORKER_MARKER,
           interrupt: this.interrupt,
           messageChars: MAX_MESSAGE_CHARS,
+          stalledMessage: STALLED_MESSAGE,
           pyodideEntry: PYODIDE_ENTRY,
           ...(snapshot === undefined ? {} : { snapshot }),
         }
@@ -434,15 +508,10 @@ class PyWorker {
       return
     }
     if (performance.now() >= run.startedAt + run.limits.wallMs) {
-      // As the TypeScript runtime words it: tool calls still running, or (no call running and the
-      // worker mostly idle) a program waiting on something that can never settle.
+      // As the TypeScript runtime words it. (A program waiting on nothing that can wake it never
+      // gets here: the worker ends it at once with STALLED_MESSAGE.)
       const running = run.inFlight
-      const waiting =
-        running > 0
-          ? ` (${running} tool call${running === 1 ? '' : 's'} still running)`
-          : this.computeMs(run) < run.limits.wallMs / 2
-            ? ' (the program was waiting on a promise that can never settle)'
-            : ''
+      const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
       this.stop(run, { kind: 'timeout', message: `wall time limit of ${run.limits.wallMs} ms exceeded${waiting}` })
       return
     }

@@ -24,8 +24,38 @@ export const PY_WORKER_MARKER = 'dsh-python-worker'
 /** Standard-library modules imported before the snapshot is taken (so runs do not pay for them). */
 export const PRELOADED_MODULES = ['asyncio', 'ast', 'json', 'math', 'io', 'traceback', 'typing', 're', 'collections', 'itertools', 'functools', 'datetime', 'statistics', 'random', 'string', 'textwrap', 'dataclasses', 'decimal', 'fractions', 'operator', 'copy', 'heapq', 'bisect']
 
-/** The program a worker runs once before it reports ready. */
-const WARM_PROGRAM = 'import asyncio\nawait asyncio.gather(asyncio.sleep(0))\nprint("ready", 1)\ntry:\n    await tools.missing()\nexcept ToolCallError as e:\n    pass\nreturn {"ok": [1, 2.5, None, True]}'
+/** The module the prelude is evaluated into before the snapshot is made (hidden from programs: the prelude blocks it). */
+export const PRELUDE_MODULE = '_dsh_runtime'
+
+/** Evaluates `source` (the prelude) into a new module {@link PRELUDE_MODULE} registered in `sys.modules`. */
+const PRELUDE_MODULE_SOURCE = `import sys, types
+module = types.ModuleType('${PRELUDE_MODULE}')
+exec(compile(source, '<${PRELUDE_MODULE}>', 'exec'), module.__dict__)
+sys.modules['${PRELUDE_MODULE}'] = module
+del sys, types, module`
+
+/**
+ * The program a worker runs once before it reports ready: the shapes model programs use
+ * (functions, gather, comprehensions, f-strings, a class, a failed call), so the first real run
+ * does not pay for the interpreter paths WebAssembly runs for the first time.
+ */
+const WARM_PROGRAM = [
+  'import asyncio, json',
+  'async def one(i):',
+  '    await asyncio.sleep(0)',
+  '    return {"i": i, "s": f"item {i:02d}"}',
+  'rows = await asyncio.gather(*(one(i) for i in range(3)))',
+  'best = sorted(rows, key=lambda r: -r["i"])[0]',
+  'class Box:',
+  '    def __init__(self, v):',
+  '        self.v = v',
+  'print("ready", best["s"].upper(), len([r for r in rows if r["i"] % 2 == 0]), Box(1).v, json.dumps(best))',
+  'try:',
+  '    await tools.missing()',
+  'except ToolCallError as e:',
+  '    pass',
+  'return {"ok": [1, 2.5, None, True], "best": best}',
+].join('\n')
 
 /** What the main thread passes to a worker. */
 export interface PyWorkerData {
@@ -36,6 +66,8 @@ export interface PyWorkerData {
   readonly snapshot?: Uint8Array
   /** Longest error message (characters). */
   readonly messageChars: number
+  /** The `timeout` message of a program that can never progress (the PTC executor's `STALLED_MESSAGE`). */
+  readonly stalledMessage: string
   /** Absolute path of the `pyodide` package's CommonJS entry (`pyodide.js`); its directory holds the runtime files. */
   readonly pyodideEntry: string
 }
@@ -129,6 +161,8 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     } else {
       pyodide = await loadPyodide({ ...options, _makeSnapshot: true })
       pyodide.runPython(`import ${PRELOADED_MODULES.join(', ')}`)
+      // The prelude, compiled and evaluated, is part of the snapshot: workers started from it skip that.
+      pyodide.runPython(PRELUDE_MODULE_SOURCE, { globals: pyodide.toPy({ source: PY_PRELUDE }) as never })
       made = pyodide.makeMemorySnapshot()
     }
   } catch (error) {
@@ -136,33 +170,51 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     return
   }
 
-  let current: { runId: number; replies: Map<number, (text: string) => void>; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
-  const hostCall = (name: string, json: string): Promise<string> =>
-    new Promise<string>((resolve) => {
-      const run = current
-      if (run === undefined) return resolve('E{"kind":"abort","message":"the run has finished"}')
-      const callId = ++run.nextCallId
-      run.replies.set(callId, resolve)
-      if (run.batch.length === 0) {
-        queueMicrotask(() => {
-          const calls = run.batch
-          run.batch = []
-          send({ type: 'calls', runId: run.runId, calls })
-        })
-      }
-      run.batch.push({ callId, name, json })
-    })
+  let current: { runId: number; pending: Set<number>; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
+  // A host call: queued for the main thread (one message per microtask checkpoint); its id, or 0
+  // when no run is active. The reply comes back through deliver() (see 'replies').
+  const hostCall = (name: string, json: string): number => {
+    const run = current
+    if (run === undefined) return 0
+    const callId = ++run.nextCallId
+    run.pending.add(callId)
+    if (run.batch.length === 0) {
+      queueMicrotask(() => {
+        const calls = run.batch
+        run.batch = []
+        send({ type: 'calls', runId: run.runId, calls })
+      })
+    }
+    run.batch.push({ callId, name, json })
+    return callId
+  }
   const hostPrint = (text: string): void => {
     if (current !== undefined) send({ type: 'logs', runId: current.runId, lines: text.split('\n') })
   }
 
-  const namespace = pyodide.toPy({}) as PyProxyLike
-  pyodide.runPython(PY_PRELUDE, { globals: namespace as never })
-  const install = namespace.get('install') as (a: unknown, b: unknown, c: string) => PyProxyLike
-  const api = install(hostCall, hostPrint, JSON.stringify({ messageChars: data.messageChars }))
+  const namespace = pyodide.runPython(`__import__('sys').modules['${PRELUDE_MODULE}'].__dict__`) as PyProxyLike
+  // Host calls of the current run not yet answered: while one is, a waiting program has not stalled.
+  const hostPending = (): number => current?.pending.size ?? 0
+  const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string) => PyProxyLike
+  const api = install(hostCall, hostPrint, hostPending, JSON.stringify({ messageChars: data.messageChars, stalledMessage: data.stalledMessage }))
   const start = api.get('start') as (spec: string) => PromiseLike<string> & PyProxyLike
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
+  const deliver = api.get('deliver') as (callId: number, text: string) => void
+  const flush = api.get('flush') as () => void
+  /** Hands replies to Python and runs what they made ready, now. */
+  const answer = (state: NonNullable<typeof current>, replies: readonly { readonly callId: number; readonly text: string }[]): void => {
+    try {
+      for (const { callId, text } of replies) if (state.pending.delete(callId)) deliver(callId, text)
+    } finally {
+      try {
+        flush()
+      } catch {
+        // A KeyboardInterrupt (a stop) or SystemExit raised out of a task: the task has recorded
+        // it, and what was not run yet stays queued for the loop.
+      }
+    }
+  }
   baseline()
   const interrupt = new Int32Array(data.interrupt)
   pyodide.setInterruptBuffer(interrupt)
@@ -180,7 +232,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   send(made === undefined ? { type: 'ready', baselineBytes } : { type: 'ready', baselineBytes, snapshot: made }, made === undefined ? [] : [made.buffer as ArrayBuffer])
 
   const run = async (message: Extract<ToPyWorker, { type: 'run' }>): Promise<void> => {
-    const state = { runId: message.runId, replies: new Map<number, (text: string) => void>(), batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
+    const state = { runId: message.runId, pending: new Set<number>(), batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
     current = state
     cap = baselineBytes + message.memoryBytes
     const refusedAtStart = refused
@@ -204,7 +256,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     }
     current = undefined
     Atomics.store(interrupt, 0, 0)
-    for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run has finished"}')
+    state.pending.clear()
     send({ type: 'done', runId: message.runId, ...outcome, capReached: refused > refusedAtStart })
   }
 
@@ -216,26 +268,21 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
       case 'replies': {
         const state = current
         if (state === undefined || state.runId !== message.runId) return
-        for (const { callId, text } of message.replies) {
-          const resolve = state.replies.get(callId)
-          state.replies.delete(callId)
-          resolve?.(text)
-        }
+        answer(state, message.replies)
         return
       }
       case 'abort': {
         const state = current
         if (state === undefined || state.runId !== message.runId) return
-        for (const resolve of state.replies.values()) resolve('E{"kind":"abort","message":"the run was aborted"}')
-        state.replies.clear()
         // The program is idle here (this handler runs between its steps): a pending SIGINT would
-        // only land in the call below, so it is cleared; the host signals again while the run lasts.
+        // only land in the calls below, so it is cleared; the host signals again while the run lasts.
         Atomics.store(interrupt, 0, 0)
         try {
           abort()
         } catch {
           // An interrupt that arrived meanwhile; the run is stopped either way.
         }
+        answer(state, [...state.pending].map((callId) => ({ callId, text: 'E{"kind":"abort","message":"the run was aborted"}' })))
         return
       }
     }

@@ -1,5 +1,5 @@
 /** Shared helpers of the Python runtime tests (not a test file). */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { validateLimits, type HostFunction, type RunInput, type RunLimits, type RunOutput } from '@deepseek-ai/dsh-tool-executor-ptc'
 import type { PythonCodeRuntime } from '../src/index'
 
@@ -21,6 +21,9 @@ export const LIMITS = validateLimits({
 
 /** Compute time is the only budget that can run out (300 ms). */
 export const COMPUTE_LIMITED = { computeMs: 300, wallMs: 120_000 } as const
+
+/** The largest wall budget the limits allow: a program that stalls only ends early because the runtime sees it can never progress. */
+export const NO_WALL = { computeMs: 30_000, wallMs: MAX_TIMER_MS } as const
 
 /** Wall time is the only budget that can run out (600 ms). */
 export const WALL_LIMITED = { computeMs: 120_000, wallMs: 600 } as const

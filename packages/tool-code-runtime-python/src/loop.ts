@@ -1,0 +1,186 @@
+/**
+ * The Python side's event-loop layer (evaluated with `prelude.ts`, whose `install()` calls
+ * `_loop_hooks(...)` once per interpreter): how the asyncio loop schedules, and how a run
+ * settles when its program leaves work behind.
+ *
+ * - Scheduling: Pyodide's `WebLoop` runs every ready callback in a `setImmediate` of its own;
+ *   here ready callbacks are queued and one JavaScript callback runs all that were ready when it
+ *   started (asyncio's `_run_once` rule). Host-call replies resolve plain futures through
+ *   `deliver(id, text)`, and `flush()` runs what they made ready within the same JavaScript
+ *   callback.
+ * - Exceptions nobody retrieved: tasks and futures made through the loop (and `gather`'s own
+ *   future) are noted per run; `never_retrieved(run, code)` gives the failure text
+ *   (`Task exception was never retrieved: …`, unclipped) or `None`.
+ * - Stall: after every loop callback, a program still waiting while nothing is ready, no timer is
+ *   live and no host call is pending (`host_pending()`) is cancelled and its run fails as
+ *   `timeout` with `stalled_message`.
+ *
+ * `state['run']` is the current run (`prelude.ts`'s `Run`: `program`, `events`, `waiting`,
+ * `stopped`, `fail(kind, message)`).
+ */
+export const PY_LOOP = String.raw`
+import asyncio as _asyncio, collections as _collections, types as _types
+
+def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
+    # Every future and task made through the loop gets this done-callback (WebLoop adds
+    # loop._decrement_in_progress to each). WebLoop's own version retrieves the exception of a
+    # future nobody is waiting on at that moment, which would hide it from the check at the end of
+    # the program (it looks at _log_traceback: set with the exception, cleared once retrieved).
+    def decrement_in_progress(fut=None):
+        loop._in_progress -= 1
+        if loop._no_in_progress_handler and loop._in_progress == 0:
+            loop._no_in_progress_handler()
+
+    real_create_task = loop.create_task
+    real_create_future = loop.create_future
+
+    def note(fut):
+        run = state['run']
+        # (The runtime's own task of the program is made before run.program is set.)
+        if run is not None and run.program is not None:
+            run.events.append(fut)
+        return fut
+
+    def tracked_create_task(coro, **kwargs):
+        return note(real_create_task(coro, **kwargs))
+
+    def tracked_create_future():
+        return note(real_create_future())
+
+    # gather's own future is made directly, not through the loop, and often sits in a reference
+    # cycle with its children (freed only by a garbage collection): it is noted here. Installed
+    # before the baseline is recorded, so every run gets it back.
+    real_gather = _asyncio.gather
+
+    def gather(*coros_or_futures, return_exceptions=False):
+        return note(real_gather(*coros_or_futures, return_exceptions=return_exceptions))
+    gather.__doc__ = real_gather.__doc__
+    _asyncio.gather = _asyncio.tasks.gather = gather
+
+    def on_loop_exception(lp, context):
+        """A future freed with its exception never retrieved (asyncio.Future(), gather) is noted for the run; the rest goes to the default handler."""
+        run = state['run']
+        exc = context.get('exception')
+        fut = context.get('future', context.get('task'))
+        if run is not None and fut is not None and exc is not None and 'never retrieved' in str(context.get('message', '')):
+            run.events.append(('Task' if isinstance(fut, _asyncio.Task) else 'Future', exc))
+            return
+        lp.default_exception_handler(context)
+
+    # The loop's scheduling. WebLoop runs every ready callback (call_soon) in a JavaScript
+    # callback (setImmediate) of its own; here the ready callbacks are queued and one JavaScript
+    # callback runs all that were ready when it started (asyncio's own _run_once rule), so the
+    # host calls of many tasks (asyncio.gather) leave in one message. Timers (call_later with a
+    # delay; call_at goes through call_later) keep WebLoop's setTimeout. With no ready callback,
+    # no live timer and no host call pending, nothing can ever wake the program again.
+    ready = _collections.deque()
+    timers = set()
+    real_call_later = loop.call_later
+    drain_pending = [False]
+
+    def schedule_drain():
+        if not drain_pending[0]:
+            drain_pending[0] = True
+            real_call_later(0, drain)
+
+    def drain():
+        drain_pending[0] = False
+        n = len(ready)
+        try:
+            while n:
+                n -= 1
+                h = ready.popleft()
+                if not h._cancelled:
+                    h._run()
+        finally:
+            # (A KeyboardInterrupt or SystemExit leaves the rest queued, as WebLoop would.)
+            if ready:
+                schedule_drain()
+        after_step()
+
+    def tracked_call_later(delay, callback, *args, context=None):
+        if delay == 0:
+            h = _asyncio.Handle(callback, args, loop, context=context)
+            ready.append(h)
+            schedule_drain()
+            return h
+        def fire(*a):
+            timers.discard(handle)
+            try:
+                return callback(*a)
+            finally:
+                after_step()
+        handle = real_call_later(delay, fire, *args, context=context)
+        timers.add(handle)
+        return handle
+
+    def after_step():
+        """After every loop callback: a run whose program is pending while nothing is ready, no timer is live and no host call is pending has stalled."""
+        run = state['run']
+        if run is None or run.program is None or run.program.done():
+            return
+        for h in ready:
+            if not h._cancelled:
+                return
+        dead = None
+        for h in timers:
+            if not h._cancelled:
+                return
+            dead = dead or []
+            dead.append(h)
+        if dead:
+            timers.difference_update(dead)
+        if host_pending() > 0:
+            return
+        run.fail('timeout', stalled_message)
+        run.stopped = True
+        # (The program may have replaced the loop's call_later: the cancellation must be delivered.)
+        install()
+        run.program.cancel()
+
+    def install():
+        """(Re)installs the hooks on the loop (a program may have replaced them)."""
+        loop._decrement_in_progress = decrement_in_progress
+        loop.create_task = tracked_create_task
+        loop.create_future = tracked_create_future
+        loop.call_later = tracked_call_later
+        loop.set_exception_handler(on_loop_exception)
+
+    def never_retrieved(run, code):
+        """The failure for exceptions of the run's tasks and futures that nobody retrieved, or None."""
+        found = []
+        for e in run.events:
+            if type(e) is tuple:
+                found.append(e)
+            elif e.done() and e._log_traceback:
+                found.append(('Task' if isinstance(e, _asyncio.Task) else 'Future', e.exception()))
+        run.events = []
+        if not found:
+            return None
+        kind, exc = found[0]
+        more = len(found) - 1
+        text = f'{kind} exception was never retrieved: {describe_exception(exc, code)}'
+        if more:
+            text += f" (and {more} more exception{'s' if more > 1 else ''} never retrieved)"
+        return text
+
+    def deliver(call_id, text):
+        """The reply of host call call_id; the loop runs at flush()."""
+        run = state['run']
+        if run is None:
+            return
+        fut = run.waiting.pop(call_id, None)
+        if fut is not None and not fut.done():
+            # What becomes ready runs in flush(), within this JavaScript callback.
+            drain_pending[0] = True
+            fut.set_result(text)
+
+    def flush():
+        """Runs the loop's ready callbacks now (after deliver()), instead of in a JavaScript callback of their own."""
+        if drain_pending[0]:
+            loop._install_running_loop()
+            loop._install_asyncgen_hooks()
+            drain()
+
+    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, deliver=deliver, flush=flush)
+`
