@@ -936,7 +936,12 @@ export function finalize(state: CallState): ToolResult {
   }
   const meta = resultMeta(state, draft)
   // Built as literals (same keys, same order) rather than by spreading: V8 makes object spread
-  // of these shapes cost microseconds per result (docs/benchmarks.md, "Optimisations").
+  // of these shapes cost microseconds per result (docs/benchmarks.md, "Optimisations"). The
+  // common success carries its metadata in the literal: a property added afterwards moves the
+  // object to a new shape and an out-of-object property store, before the freeze.
+  if (!draft.isError && draft.contexts === undefined && meta !== undefined) {
+    return Object.freeze({ callId: state.call.callId, content: draft.content, isError: false, value: draft.value, meta }) as ToolResult
+  }
   const result: Record<string, unknown> = draft.isError
     ? { callId: state.call.callId, content: draft.content, isError: true, error: Object.freeze({ message: draft.failure.message, info: Object.freeze(shallowCopy(draft.failure.info)) }) }
     : { callId: state.call.callId, content: draft.content, isError: false, value: draft.value }
