@@ -37,15 +37,22 @@ export function atScaleChecks(r: BenchResults): AtScaleCheck[] {
       met: bare.every((x) => x.ratio <= 3),
     })
   }
-  // Measured in the plugins workload (CPU time, N = 100, parallel-safe): the wall-time medians of
-  // single 1,000-call steps in section 1 are too noisy for a difference of a microsecond.
-  const hooks = r.plugins.rows.find((x) => x.system === 'hooks')
-  const hooksCtxOn = r.plugins.rows.find((x) => x.system === 'hooks-ctx-on')
-  if (hooks !== undefined) {
+  const hooks = variants.flatMap((variant) => {
+    const full = cell(variant, 'dsh')
+    const b = cell(variant, 'dsh-bare')
+    const ctxOn = cell(variant, 'dsh-ctx-on')
+    return full === undefined || b === undefined ? [] : [{ variant, us: full.perCallUs.median - b.perCallUs.median, ctxOnUs: ctxOn === undefined ? undefined : ctxOn.perCallUs.median - b.perCallUs.median }]
+  })
+  if (hooks.length > 0) {
+    // The plugins workload (section 7) measures the same hooks in CPU time at N = 100: its
+    // fastest samples are the context figure (its medians carry the other systems' garbage).
+    const p = r.plugins.rows.find((x) => x.system === 'hooks')
+    const base = r.plugins.rows.find((x) => x.system === 'baseline')
+    const cpu = p === undefined || base === undefined ? '' : `; section 7, CPU time, fastest samples: ${f(p.perCallUs.min - base.perCallUs.min)} µs`
     checks.push({
       target: 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs',
-      measured: `${f(hooks.overheadUs)} µs CPU (median; fastest samples ${f(hooks.perCallUs.min - r.plugins.rows[0]!.perCallUs.min)} µs), section 7, listener and wrapper registered with \`ctx.tools.on\`${hooksCtxOn === undefined ? '' : `; ${f(hooksCtxOn.overheadUs)} µs with cordis' \`ctx.on\``}`,
-      met: hooks.overheadUs <= 1,
+      measured: `${hooks.map((x) => `${x.variant}: ${f(x.us)} µs${x.ctxOnUs === undefined ? '' : ` (${f(x.ctxOnUs)} µs with cordis' \`ctx.on\`)`}`).join('; ')}, listener and wrapper registered with \`ctx.tools.on\`${cpu}`,
+      met: hooks.every((x) => x.us <= 1),
     })
   }
   const s = r.atScale

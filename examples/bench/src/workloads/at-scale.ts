@@ -76,9 +76,10 @@ const MiB = 1024 * 1024
 async function createAgentsSystem(agents: number, callsPerAgent: number): Promise<StepSystem & { readonly calls: number }> {
   const h = await createHarness()
   h.ctx.tools.register(dshAddTool(true))
-  h.ctx.on('tools/pre-execute', (_exec, next) => next())
+  // The hooks of the native pipeline row (`createDsh`): listener and wrapper with `ctx.tools.on`.
+  h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
   h.ctx.tools.guard(() => undefined)
-  h.ctx.on('tools/execute', (_exec, next) => next())
+  h.ctx.tools.on('tools/execute', (_exec, next) => next())
   const batch: RawToolCall[] = scriptedCalls(callsPerAgent).map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments }))
   const handles = Array.from({ length: agents }, (_, i) => h.agent(`agent-${i}`))
   const step = async (): Promise<(readonly ToolResult[])[]> =>
