@@ -696,18 +696,7 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
       bodyFailed(state, run, caller, error, true)
       return
     }
-    if (isThenable(out)) {
-      return Promise.resolve(out).then(
-        (value) => {
-          bodyReturned(state, run, value, true)
-          keepContexts(state)
-        },
-        (error: unknown) => {
-          bodyFailed(state, run, caller, error, true)
-          keepContexts(state)
-        },
-      )
-    }
+    if (isThenable(out)) return settleWhenDone(out, state, run, caller, STARTED)
     bodyReturned(state, run, out, true)
     return
   }
@@ -748,19 +737,28 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     bodyFailed(state, run, caller, error, bodyStarted)
     return
   }
-  if (isThenable(out)) {
-    return Promise.resolve(out).then(
-      (value) => {
-        bodyReturned(state, run, value, bodyStarted)
-        keepContexts(state)
-      },
-      (error: unknown) => {
-        bodyFailed(state, run, caller, error, bodyStarted)
-        keepContexts(state)
-      },
-    )
-  }
+  if (isThenable(out)) return settleWhenDone(out, state, run, caller, () => bodyStarted)
   bodyReturned(state, run, out, bodyStarted)
+}
+
+const STARTED = (): boolean => true
+
+/**
+ * Settles the call when the `tools/execute` stage's thenable does: the draft, then the contexts
+ * the body attached, in one callback (one promise per waiting call). `started` tells, at that
+ * moment, whether the body had started.
+ */
+function settleWhenDone(out: PromiseLike<unknown>, state: CallState, run: RunContext, caller: AbortSignal, started: () => boolean): Promise<void> {
+  return Promise.resolve(out).then(
+    (value) => {
+      bodyReturned(state, run, value, started())
+      keepContexts(state)
+    },
+    (error: unknown) => {
+      bodyFailed(state, run, caller, error, started())
+      keepContexts(state)
+    },
+  )
 }
 
 /** The `tools/execute` stage threw or rejected with `error`. */
