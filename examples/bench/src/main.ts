@@ -6,9 +6,20 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runBench } from './run'
-import { committedRatios, judgeRegression, measureFloorRatios, REGRESSION_FACTOR } from './regression'
+import { committedRatios, GUARD_FLAG, GUARD_PLAN, judgeRegression, measureFloorRatios, measureFloorRatiosInChild, REGRESSION_FACTOR } from './regression'
+import type { Variant } from './systems/trivial'
 import { renderBatchChart, renderReport } from './report/markdown'
 import { existingMcpSection, spliceMcpSection } from './report/mcp'
+
+// `--guard-measure sequential,parallel`: only the regression guard's measurement, printed as one
+// JSON line (the child process of `measureFloorRatiosInChild`).
+const guardAt = process.argv.indexOf(GUARD_FLAG)
+if (guardAt !== -1) {
+  const variants = (process.argv[guardAt + 1] ?? '').split(',').filter((v): v is Variant => v === 'sequential' || v === 'parallel')
+  const ratios = await measureFloorRatios({ ...GUARD_PLAN, variants })
+  console.log(JSON.stringify(Object.fromEntries(ratios)))
+  process.exit(0)
+}
 
 const smoke = process.argv.includes('--smoke') || process.env.BENCH_SMOKE === '1'
 const bundled = import.meta.url.includes('/dist/')
@@ -19,8 +30,9 @@ const docsDir = new URL('../../docs/', packageRoot)
 const started = performance.now()
 const measuredResults = await runBench({ smoke, build: bundled ? 'bundle' : 'source', log: (line) => console.log(`[bench] ${line}`) })
 // A full run also records the regression guard's own measurement (floor and native pipeline
-// alone, alternating, best of 3): `bench:smoke` later measures the same way and compares.
-const guardBaseline = smoke ? undefined : await measureFloorRatios({ n: 1000, variants: ['sequential', 'parallel'], rounds: 7, attempts: 3 })
+// alone, alternating, best attempt, in a fresh child process): `bench:smoke` later measures the
+// same way and compares.
+const guardBaseline = smoke ? undefined : await measureFloorRatiosInChild(fileURLToPath(import.meta.url), ['sequential', 'parallel'])
 const results = guardBaseline === undefined ? measuredResults : { ...measuredResults, guardRatios: [...guardBaseline].map(([variant, ratio]) => ({ variant, n: 1000, ratio, overheadUs: 0 })) }
 if (guardBaseline !== undefined) console.log(`[bench] regression guard baseline: ${[...guardBaseline].map(([v, r]) => `${v} ${r.toFixed(2)}×`).join(', ')}`)
 mkdirSync(resultsDir, { recursive: true })
@@ -40,7 +52,7 @@ if (!smoke) {
 if (smoke) {
   // The regression guard: ratios to the floor at N = 1,000 against the committed report.
   const committed = committedRatios(new URL('latest.json', resultsDir), 1000)
-  const measured = await measureFloorRatios({ n: 1000, variants: committed.map((c) => c.variant), rounds: 7, attempts: 3 })
+  const measured = await measureFloorRatiosInChild(fileURLToPath(import.meta.url), committed.map((c) => c.variant))
   const checks = judgeRegression(committed, measured)
   for (const c of checks) console.log(`[bench] regression guard ${c.variant} N=${c.n}: ${c.measured.toFixed(1)}× the floor (committed ${c.committed.toFixed(1)}×, limit ${(c.committed * REGRESSION_FACTOR).toFixed(1)}×) ${c.ok ? 'ok' : 'REGRESSED'}`)
   if (checks.some((c) => !c.ok)) process.exitCode = 1

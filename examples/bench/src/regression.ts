@@ -15,6 +15,42 @@ import type { FloorRatio } from './workloads/batch'
 /** How much worse than the committed ratio a measured ratio may be. */
 export const REGRESSION_FACTOR = 1.5
 
+/**
+ * How the guard measures, for the committed baseline and for the check alike: N = 1,000, 60
+ * warm-up steps, then 5 attempts of 15 alternating rounds, in a fresh child process of its own
+ * ({@link measureFloorRatiosInChild}) so both measurements start from the same state (in the
+ * process of a full run, after minutes of other workloads, the ratio read 10–20 % lower than in
+ * a fresh one).
+ */
+export const GUARD_PLAN = { n: 1000, rounds: 15, attempts: 5, warmup: 60 } as const
+
+/** The flag that makes the benchmark entry run only the guard's measurement and print it as JSON. */
+export const GUARD_FLAG = '--guard-measure'
+
+/**
+ * Runs {@link measureFloorRatios} with {@link GUARD_PLAN} in a child process: `entry` (this
+ * benchmark's entry module, run with this process's Node and flags) started with
+ * {@link GUARD_FLAG} and the variants, which prints one JSON line `{ "<variant>": ratio }`.
+ *
+ * @throws Error when the child fails or prints no result.
+ */
+export async function measureFloorRatiosInChild(entry: string, variants: readonly Variant[]): Promise<Map<Variant, number>> {
+  const { execFile } = await import('node:child_process')
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(process.execPath, [...process.execArgv, '--expose-gc', entry, GUARD_FLAG, variants.join(',')], { maxBuffer: 1 << 20 }, (error, out, err) => {
+      if (error !== null) reject(new Error(`regression guard: the measuring process failed: ${error.message}\n${err}`))
+      else resolve(out)
+    })
+  })
+  const line = stdout.trim().split('\n').pop() ?? ''
+  const parsed = JSON.parse(line) as Record<string, number>
+  return new Map(variants.map((v) => {
+    const ratio = parsed[v]
+    if (typeof ratio !== 'number') throw new Error(`regression guard: no ratio for ${v} in ${JSON.stringify(line)}`)
+    return [v, ratio] as const
+  }))
+}
+
 /** One variant's verdict. */
 export interface RegressionCheck {
   readonly variant: Variant
@@ -54,7 +90,7 @@ export function judgeRegression(committed: readonly FloorRatio[], measured: Read
  * warm-up); the ratio of medians per attempt, the best attempt kept (a noisy neighbour can only
  * make a ratio worse, never better).
  */
-export async function measureFloorRatios(options: { readonly n: number; readonly variants: readonly Variant[]; readonly rounds: number; readonly attempts: number }): Promise<Map<Variant, number>> {
+export async function measureFloorRatios(options: { readonly n: number; readonly variants: readonly Variant[]; readonly rounds: number; readonly attempts: number; readonly warmup?: number }): Promise<Map<Variant, number>> {
   const out = new Map<Variant, number>()
   const calls = scriptedCalls(options.n)
   for (const variant of options.variants) {
@@ -68,7 +104,7 @@ export async function measureFloorRatios(options: { readonly n: number; readonly
           { id: 'floor', run: () => floor.step() },
           { id: 'dsh', run: () => ours.step() },
         ],
-        { rounds: options.rounds, warmup: 10, minSampleMs: 0 },
+        { rounds: options.rounds, warmup: options.warmup ?? 10, minSampleMs: 0 },
       )
       const median = (id: string): number => summarize(measured.find((m) => m.id === id)!.ms).median
       best = Math.min(best, median('dsh') / median('floor'))
