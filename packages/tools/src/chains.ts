@@ -22,76 +22,79 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
 }
 
-/** A promise handed out by `next()` whose value the chain already knows. */
-interface Known {
-  promise: Promise<unknown> | undefined
-  value: unknown
-}
-
-function knownPromise(known: Known, value: unknown, shared: Promise<unknown> | undefined, sharedValue: unknown): Promise<unknown> {
-  if (shared !== undefined && value === sharedValue) return shared
-  const promise = Promise.resolve(value)
-  known.promise = promise
-  known.value = value
-  return promise
-}
-
-/** Resolves a listener's return value: the known value behind a handed-out promise, a plain value, or the thenable itself. */
-function settle(known: Known, returned: unknown, shared: Promise<unknown> | undefined, sharedValue: unknown): unknown {
-  if (returned === shared && shared !== undefined) return sharedValue
-  if (returned === known.promise && known.promise !== undefined) return known.value
-  return returned
-}
-
 /**
- * Runs a chain where each listener's `next()` may be called once (`tools/pre-execute`,
- * `tools/post-execute`). The innermost step is the value `inner`; `innerPromise` is a shared,
- * already resolved promise of it.
- *
- * @returns the decision, synchronously when every step was synchronous, else a thenable.
- * @throws whatever the first listener throws synchronously (callers treat it as a rejection).
+ * One run of a chain: the listeners, the innermost step, and the promise `next()` last handed out
+ * for a value the chain already knows (one object per run; each listener level adds only its
+ * `next` function).
  */
-export function runOnce(listeners: readonly Listener[], args: readonly unknown[], inner: unknown, innerPromise: Promise<unknown>): unknown {
-  const known: Known = { promise: undefined, value: undefined }
-  const step = (i: number): unknown => {
-    const listener = listeners[i]
-    if (listener === undefined) return inner
+class Chain {
+  /** The promise last handed out by `next()` for a known value, and that value. */
+  knownPromise: Promise<unknown> | undefined = undefined
+  knownValue: unknown = undefined
+
+  constructor(
+    readonly listeners: readonly Listener[],
+    /** The first argument of every listener (`exec`). */
+    readonly first: unknown,
+    /** The second argument before `next` (`tools/post-execute`'s draft), or `NO_SECOND`. */
+    readonly second: unknown,
+    /** The innermost value (`runOnce`) and its shared resolved promise (`undefined` for `runRepeatable`). */
+    readonly inner: unknown,
+    readonly innerPromise: Promise<unknown> | undefined,
+    /** The innermost step of `runRepeatable` (the body). */
+    readonly body: (() => unknown) | undefined,
+  ) {}
+
+  /** A promise of `value`, remembered so a listener returning it resolves without a microtask. */
+  promiseOf(value: unknown): Promise<unknown> {
+    if (this.innerPromise !== undefined && value === this.inner) return this.innerPromise
+    const promise = Promise.resolve(value)
+    this.knownPromise = promise
+    this.knownValue = value
+    return promise
+  }
+
+  /** Resolves a listener's return value: the known value behind a handed-out promise, a plain value, or the thenable itself. */
+  settle(returned: unknown): unknown {
+    if (returned === this.innerPromise && returned !== undefined) return this.inner
+    if (returned === this.knownPromise && returned !== undefined) return this.knownValue
+    return returned
+  }
+
+  call(listener: Listener, next: () => Promise<unknown>): unknown {
+    const l = listener as (...a: unknown[]) => unknown
+    return this.settle(this.second === NO_SECOND ? l(this.first, next) : l(this.first, this.second, next))
+  }
+
+  /** Level `i` of a chain whose `next()` may be called once. */
+  once(i: number): unknown {
+    const listener = this.listeners[i]
+    if (listener === undefined) return this.inner
     let called = false
-    const next = (): Promise<unknown> => {
+    return this.call(listener, () => {
       if (called) throw new Error('next() called multiple times')
       called = true
       let out: unknown
       try {
-        out = step(i + 1)
+        out = this.once(i + 1)
       } catch (error) {
         return Promise.reject(error)
       }
-      return isThenable(out) ? Promise.resolve(out) : knownPromise(known, out, innerPromise, inner)
-    }
-    return settle(known, (listener as (...a: unknown[]) => unknown)(...args, next), innerPromise, inner)
+      return isThenable(out) ? Promise.resolve(out) : this.promiseOf(out)
+    })
   }
-  return step(0)
-}
 
-/**
- * Runs the `tools/execute` chain: `next()` may be called again once the previous attempt settled
- * (retries). `body` returns the body's value or a thenable, and may throw.
- *
- * @returns the value, synchronously when every step was synchronous, else a thenable.
- * @throws whatever the first step throws synchronously (callers treat it as a rejection).
- */
-export function runRepeatable(listeners: readonly Listener[], exec: unknown, body: () => unknown): unknown {
-  const known: Known = { promise: undefined, value: undefined }
-  const step = (i: number): unknown => {
-    const listener = listeners[i]
-    if (listener === undefined) return body()
+  /** Level `i` of the `tools/execute` chain, whose `next()` may be called again once the previous attempt settled. */
+  repeatable(i: number): unknown {
+    const listener = this.listeners[i]
+    if (listener === undefined) return this.body!()
     let running = false
-    const next = (): Promise<unknown> => {
+    return this.call(listener, () => {
       if (running) return Promise.reject(new Error('next() called while the previous attempt is still running'))
       running = true
       let out: unknown
       try {
-        out = step(i + 1)
+        out = this.repeatable(i + 1)
       } catch (error) {
         running = false
         return Promise.reject(error)
@@ -102,9 +105,32 @@ export function runRepeatable(listeners: readonly Listener[], exec: unknown, bod
         })
       }
       running = false
-      return knownPromise(known, out, undefined, undefined)
-    }
-    return settle(known, (listener as (e: unknown, n: () => Promise<unknown>) => unknown)(exec, next), undefined, undefined)
+      return this.promiseOf(out)
+    })
   }
-  return step(0)
+}
+
+const NO_SECOND: unique symbol = Symbol('no second argument')
+
+/**
+ * Runs a chain where each listener's `next()` may be called once (`tools/pre-execute` with
+ * `(exec, next)`, `tools/post-execute` with `(exec, draft, next)`). The innermost step is the
+ * value `inner`; `innerPromise` is a shared, already resolved promise of it.
+ *
+ * @returns the decision, synchronously when every step was synchronous, else a thenable.
+ * @throws whatever the first listener throws synchronously (callers treat it as a rejection).
+ */
+export function runOnce(listeners: readonly Listener[], args: readonly [unknown] | readonly [unknown, unknown], inner: unknown, innerPromise: Promise<unknown>): unknown {
+  return new Chain(listeners, args[0], args.length === 2 ? args[1] : NO_SECOND, inner, innerPromise, undefined).once(0)
+}
+
+/**
+ * Runs the `tools/execute` chain: `next()` may be called again once the previous attempt settled
+ * (retries). `body` returns the body's value or a thenable, and may throw.
+ *
+ * @returns the value, synchronously when every step was synchronous, else a thenable.
+ * @throws whatever the first step throws synchronously (callers treat it as a rejection).
+ */
+export function runRepeatable(listeners: readonly Listener[], exec: unknown, body: () => unknown): unknown {
+  return new Chain(listeners, exec, NO_SECOND, undefined, undefined, body).repeatable(0)
 }
