@@ -5,6 +5,7 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { suggestKey } from '@deepseek-ai/dsh-tools'
 
 /** A server started as a child process speaking MCP over its stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -161,6 +162,26 @@ function describe(value: unknown): string {
   }
 }
 
+/** The fields of each config object, for rejecting a misspelt one (a typo would otherwise be ignored). */
+const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'progress', 'retry', 'validateArguments', 'trace'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
+const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> = {
+  stdio: [...COMMON_FIELDS, ...(['command', 'args', 'cwd', 'env', 'inheritEnv'] as const satisfies readonly (keyof McpStdioServerConfig)[])],
+  http: [...COMMON_FIELDS, ...(['url', 'headers'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
+  custom: [...COMMON_FIELDS, ...(['create'] as const satisfies readonly (keyof McpCustomServerConfig)[])],
+}
+/** The bridge config's fields, and the options the plugin's config adds to them (`McpPluginConfig`). */
+const BRIDGE_FIELDS = [...(['servers', 'separator', 'clientInfo'] as const satisfies readonly (keyof McpBridgeConfig)[]), 'onProgress', 'onStatus']
+const RETRY_FIELDS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs'] as const satisfies readonly (keyof McpRetryConfig)[]
+
+/** Throws for the first own key of `value` that is not in `fields`, naming the closest field. */
+function knownFields(value: object, fields: readonly string[], pointer: string, what: string): void {
+  for (const key of Object.keys(value)) {
+    if (fields.includes(key)) continue
+    const near = suggestKey(key, fields)
+    throw new McpConfigError(`${pointer}/${key}`, `a field of ${what}${near === undefined ? ` (${fields.join(', ')})` : ` (did you mean "${near}"?)`}`, (value as Record<string, unknown>)[key])
+  }
+}
+
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,64}$/
 const MAX_TIMER_MS = 2_147_483_647
 
@@ -182,6 +203,7 @@ function resolveRetry(value: unknown, pointer: string): Required<McpRetryConfig>
   if (value === undefined || value === false) return undefined
   const raw = value === true ? {} : value
   if (raw === null || typeof raw !== 'object') throw new McpConfigError(pointer, 'a boolean or { maxAttempts?, initialDelayMs?, maxDelayMs? }', value)
+  knownFields(raw, RETRY_FIELDS, pointer, 'a retry config')
   const r = raw as McpRetryConfig
   const maxAttempts = r.maxAttempts ?? Number.POSITIVE_INFINITY
   if (typeof maxAttempts !== 'number' || !(maxAttempts >= 1) || (Number.isFinite(maxAttempts) && !Number.isInteger(maxAttempts))) throw new McpConfigError(`${pointer}/maxAttempts`, 'a positive integer or Infinity', r.maxAttempts)
@@ -222,6 +244,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
   } else {
     throw new McpConfigError(`${at}/transport`, '"stdio", "http" or "custom"', s.transport)
   }
+  knownFields(s, FIELDS[kind], at, `a ${kind} server config`)
   const prefix = s.prefix ?? s.name
   if (prefix !== false && (typeof prefix !== 'string' || !/^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/.test(prefix))) throw new McpConfigError(`${at}/prefix`, 'false or 1–64 characters of letters, digits, "_", ".", ":" or "-", starting with a letter or "_"', s.prefix)
   const parallel = s.parallel ?? 'readOnlyHint'
@@ -259,6 +282,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
 export function resolveBridgeConfig(config: McpBridgeConfig | undefined): ResolvedBridgeConfig {
   if (config === null || typeof config !== 'object') throw new McpConfigError('', '{ servers: [...] }', config)
   if (!Array.isArray(config.servers)) throw new McpConfigError('/servers', 'an array of server configs', config.servers)
+  knownFields(config, BRIDGE_FIELDS, '', 'the bridge config')
   const servers = config.servers.map((s, i) => resolveServer(s, i))
   const seen = new Set<string>()
   for (const [i, s] of servers.entries()) {

@@ -589,17 +589,18 @@ export class ToolRegistry extends Service {
    * `tools/execute`, `tools/post-execute`, `tools/result`); the policy plugins of this project do.
    *
    * @param name one of the `tools/*` events of {@link ToolEvents}.
-   * @param options `prepend: true` puts the listener before the ones already registered.
+   * @param options `prepend: true` (or `true`, as `ctx.on` takes it) puts the listener before the ones already registered.
    * @returns a disposer that removes the listener (like the one `ctx.tools.guard` returns).
    * @throws ToolRegistrationError when `name` is not a `tools/*` event or `listener` is not a function.
    */
-  on<K extends keyof ToolEvents>(name: K, listener: ToolEvents[K], options: { readonly prepend?: boolean } = {}): Disposer {
+  on<K extends keyof ToolEvents>(name: K, listener: ToolEvents[K], options: boolean | { readonly prepend?: boolean } = {}): Disposer {
     if (!TOOL_EVENT_NAMES.has(name)) throw new ToolRegistrationError(`tools.on() takes one of ${[...TOOL_EVENT_NAMES].map((n) => `"${n}"`).join(', ')}, got ${typeof name === 'string' ? `"${name}"` : typeof name}`)
     if (typeof listener !== 'function') throw new ToolRegistrationError(`tools.on("${name}") takes a function, got ${typeLabel(listener)}`)
+    const prepend = typeof options === 'boolean' ? options : options.prepend === true
     const ctx = this.ctx
     const hooks = this._root.events._hooks as Record<string, { ctx: Context; callback: unknown; prepend?: boolean }[] | undefined>
     return ctx.effect(() => {
-      const hook = { ctx, callback: listener, prepend: options.prepend === true }
+      const hook = { ctx, callback: listener, prepend }
       const list = (hooks[name] ??= [])
       if (hook.prepend) list.unshift(hook)
       else list.push(hook)

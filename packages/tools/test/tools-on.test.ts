@@ -23,9 +23,10 @@ describe('ctx.tools.on', () => {
     h.ctx.tools.on('tools/pre-execute', listener('tools-1'))
     h.ctx.on('tools/pre-execute', listener('on-2'))
     h.ctx.tools.on('tools/pre-execute', listener('tools-first'), { prepend: true })
+    h.ctx.tools.on('tools/pre-execute', listener('tools-very-first'), true)
     const [r] = await h.ctx.tools.execute({ calls: [call('echo', { text: 'x' })] })
     expect(r!.isError).toBe(false)
-    expect(order).toEqual(['tools-first', 'on-1', 'tools-1', 'on-2'])
+    expect(order).toEqual(['tools-very-first', 'tools-first', 'on-1', 'tools-1', 'on-2'])
   })
 
   test('a wrapper sees the pipeline objects themselves and may replace the value', async () => {
