@@ -281,8 +281,8 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
  */
 export function resolveBridgeConfig(config: McpBridgeConfig | undefined): ResolvedBridgeConfig {
   if (config === null || typeof config !== 'object') throw new McpConfigError('', '{ servers: [...] }', config)
-  if (!Array.isArray(config.servers)) throw new McpConfigError('/servers', 'an array of server configs', config.servers)
   knownFields(config, BRIDGE_FIELDS, '', 'the bridge config')
+  if (!Array.isArray(config.servers)) throw new McpConfigError('/servers', 'an array of server configs', config.servers)
   const servers = config.servers.map((s, i) => resolveServer(s, i))
   const seen = new Set<string>()
   for (const [i, s] of servers.entries()) {

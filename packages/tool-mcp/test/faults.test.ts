@@ -310,6 +310,7 @@ describe('calls', () => {
     // A misspelt field is an error naming the closest one, not a silently ignored option.
     await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { progres: 'always' })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/progres must be a field of a custom server config (did you mean "progress"?), got "always"')
     await expect(createMcpBridge(h.ctx, { servers: [], separater: '-' } as never)).rejects.toThrow('dsh-tool-mcp config: /separater must be a field of the bridge config (did you mean "separator"?), got "-"')
+    await expect(createMcpBridge(h.ctx, { severs: [] } as never)).rejects.toThrow('dsh-tool-mcp config: /severs must be a field of the bridge config (did you mean "servers"?), got []')
     await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { retry: { attempts: 3 } })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/retry/attempts must be a field of a retry config (did you mean "maxAttempts"?), got 3')
   })
 })
