@@ -10,16 +10,12 @@
  */
 import type {
   ContentBlock,
-  FinalizeInput,
   JsonObject,
   JsonPrimitive,
   JsonSchemaNode,
   JsonValue,
-  PresentableResult,
-  ToolCallPresentation,
   ToolDefinition,
   ToolExecution,
-  ToolResultPresentation,
 } from './contracts'
 import { callbackMembers } from './define-members'
 import { capPointer, findDepthProblem, MAX_JSON_DEPTH } from './limits'
@@ -511,21 +507,10 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
  * against the projected JSON Schema, and are not called otherwise); `E`: what `execute` receives;
  * `V`: the canonical (JSON) value.
  */
-export interface DefineToolCallbacks<A, E, V> {
+export interface DefineToolCallbacks<A, E, V extends JsonValue>
+  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
   /** Returns only the declared JSON value; must observe `exec.signal`. */
   execute(args: E, exec: ToolExecution): V | Promise<V>
-  /** Declarative deadline in ms (enforced only by the timeout policy package). */
-  readonly timeoutMs?: number
-  isConcurrencySafe?(args: A): boolean
-  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
-  readonly idempotent?: boolean
-  /** Pure UI descriptor of a pending call; receives soft-validated args (docs/design.md, "Presentation"). */
-  presentCall?(args: A): ToolCallPresentation | undefined
-  /** Pure UI descriptor of a completed call; receives soft-validated args (docs/design.md, "Presentation"). */
-  presentResult?(args: A, result: PresentableResult): ToolResultPresentation | undefined
-  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
-  projectContent?(args: A, value: V, exec: ToolExecution): readonly ContentBlock[] | undefined
-  readonly deferLoading?: boolean
 }
 
 /** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
@@ -629,8 +614,9 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
   return Object.freeze(definition)
 }
 
-/** What `defineRawTool` accepts: an MCP-style tool with raw JSON Schemas. */
-export interface DefineRawToolInput {
+/** What `defineRawTool` accepts: an MCP-style tool with raw JSON Schemas; the body and flags are `ToolDefinition`'s members (documented there). */
+export interface DefineRawToolInput
+  extends Pick<ToolDefinition<JsonObject, JsonValue>, 'execute' | 'validateArguments' | 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'deferLoading' | 'finalizeContent'> {
   readonly name: string
   readonly description: string
   /** The arguments' JSON Schema, used as it came (draft-07 or 2020-12). */
@@ -639,15 +625,6 @@ export interface DefineRawToolInput {
   readonly outputSchema?: JsonSchemaNode
   /** Pure rendering; default {@link renderJsonValue}. */
   render?(args: JsonObject, value: JsonValue): readonly ContentBlock[]
-  execute(args: JsonObject, exec: ToolExecution): JsonValue | Promise<JsonValue>
-  /** `false` skips argument validation (the server validates for itself). */
-  readonly validateArguments?: boolean
-  readonly timeoutMs?: number
-  isConcurrencySafe?(args: JsonObject): boolean
-  /** `true`: safe to run again with the same arguments (a retry policy may repeat it). */
-  readonly idempotent?: boolean
-  readonly deferLoading?: boolean
-  finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[]
 }
 
 /**

@@ -4,7 +4,7 @@
  * `finalizeContent` keeps the content. Each test is named after the kind of fault it pins.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { defineRawTool, type ContentBlock, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, defineTool, type ContentBlock, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { call, createHarness, ScriptedApproval, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 let h: Harness
@@ -180,6 +180,19 @@ describe('finalizeContent returning undefined keeps the content', () => {
       }) as never,
     })
   }
+
+  test('both defineTool forms type an observing finalizer (returning undefined) without a cast', async () => {
+    h = await createHarness()
+    const seen: string[] = []
+    const observe = (content: readonly ContentBlock[]): undefined => void seen.push(String(content.length))
+    h.ctx.tools.register(defineRawTool({ name: 'raw_obs', description: 'Raw.', inputSchema: { type: 'object' }, execute: () => 'raw', finalizeContent: observe }))
+    h.ctx.tools.register(
+      defineTool({ name: 'dsl_obs', description: 'DSL.', parameters: {}, output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] }, execute: () => 'dsl', finalizeContent: observe }),
+    )
+    const results = await h.execute([call('raw_obs', {}), call('dsl_obs', {})])
+    expect(seen).toEqual(['1', '1'])
+    expect(results.map((r) => r.content)).toEqual([text('raw'), text('dsl')])
+  })
 
   test('an observing finalizer leaves success and failure content unchanged', async () => {
     h = await createHarness()

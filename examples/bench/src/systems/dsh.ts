@@ -7,7 +7,8 @@
  * difference. A step is what a harness does per model step: `resolve` → `describe` → `execute`
  * the raw batch → dispose the tool set.
  */
-import { defineTool, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import type { Context } from 'cordis'
+import { defineTool, type RawToolCall, type ToolEvents } from '@deepseek-ai/dsh-tools'
 import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
 import { addBody, TOOL_DESCRIPTION, TOOL_NAME, type ScriptedCall, type StepSystem, type Variant } from './trivial'
 
@@ -37,20 +38,28 @@ export function dshAddTool(parallel: boolean) {
  */
 export type DshHooks = 'tools' | 'ctx' | 'none'
 
+/**
+ * Adds the measured hooks to `ctx`: one `tools/pre-execute` listener and one `tools/execute`
+ * wrapper (both `(exec, next) => next()`, registered as `how` says) and one guard that allows
+ * everything. `none` adds nothing.
+ */
+export function addHooks(ctx: Context, how: DshHooks): void {
+  if (how === 'none') return
+  const pre: ToolEvents['tools/pre-execute'] = (_exec, next) => next()
+  const wrapper: ToolEvents['tools/execute'] = (_exec, next) => next()
+  if (how === 'tools') ctx.tools.on('tools/pre-execute', pre)
+  else ctx.on('tools/pre-execute', pre)
+  ctx.tools.guard(() => undefined)
+  if (how === 'tools') ctx.tools.on('tools/execute', wrapper)
+  else ctx.on('tools/execute', wrapper)
+}
+
 /** Creates our system over `calls` (default pool of 10 parallel bodies). */
 export async function createDsh(calls: readonly ScriptedCall[], variant: Variant, options: { readonly hooks?: DshHooks } = {}): Promise<StepSystem> {
   const hooks = options.hooks ?? 'tools'
   const h = await createHarness()
   h.ctx.tools.register(dshAddTool(variant === 'parallel'))
-  if (hooks === 'tools') {
-    h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
-    h.ctx.tools.guard(() => undefined)
-    h.ctx.tools.on('tools/execute', (_exec, next) => next())
-  } else if (hooks === 'ctx') {
-    h.ctx.on('tools/pre-execute', (_exec, next) => next())
-    h.ctx.tools.guard(() => undefined)
-    h.ctx.on('tools/execute', (_exec, next) => next())
-  }
+  addHooks(h.ctx, hooks)
   const batch: RawToolCall[] = calls.map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments }))
   const step = async () => {
     const toolSet = await h.tools.resolve()

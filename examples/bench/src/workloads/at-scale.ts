@@ -17,7 +17,7 @@ import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
 import { createHarness } from '@deepseek-ai/dsh-tool-testkit'
 import { alternate, collectGarbage } from '../sampler'
 import { summarize, scaleSummary, type Summary } from '../stats'
-import { createDsh, dshAddTool } from '../systems/dsh'
+import { addHooks, createDsh, dshAddTool } from '../systems/dsh'
 import { createFloor } from '../systems/floor'
 import { scriptedCalls, verifyOutputs, type StepSystem } from '../systems/trivial'
 
@@ -77,9 +77,7 @@ async function createAgentsSystem(agents: number, callsPerAgent: number): Promis
   const h = await createHarness()
   h.ctx.tools.register(dshAddTool(true))
   // The hooks of the native pipeline row (`createDsh`): listener and wrapper with `ctx.tools.on`.
-  h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
-  h.ctx.tools.guard(() => undefined)
-  h.ctx.tools.on('tools/execute', (_exec, next) => next())
+  addHooks(h.ctx, 'tools')
   const batch: RawToolCall[] = scriptedCalls(callsPerAgent).map((c) => ({ callId: c.id, name: c.name, arguments: c.arguments }))
   const handles = Array.from({ length: agents }, (_, i) => h.agent(`agent-${i}`))
   const step = async (): Promise<(readonly ToolResult[])[]> =>

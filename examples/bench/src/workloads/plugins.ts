@@ -27,7 +27,7 @@ import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import type { Contender } from '../sampler'
 import { scaleSummary, summarize, type Summary } from '../stats'
-import { dshAddTool } from '../systems/dsh'
+import { addHooks, dshAddTool } from '../systems/dsh'
 import { addBody, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, verifyOutputs } from '../systems/trivial'
 
 /** The systems, in report order. */
@@ -132,16 +132,7 @@ export async function runPlugins(config: PluginsConfig): Promise<PluginsResult> 
       disposers.push(() => h.dispose())
       h.ctx.tools.register(tool)
       if (system === 'progress-listener') h.ctx.on('tools/progress', () => undefined)
-      if (system === 'hooks') {
-        h.ctx.tools.on('tools/pre-execute', (_exec, next) => next())
-        h.ctx.tools.guard(() => undefined)
-        h.ctx.tools.on('tools/execute', (_exec, next) => next())
-      }
-      if (system === 'hooks-ctx-on') {
-        h.ctx.on('tools/pre-execute', (_exec, next) => next())
-        h.ctx.tools.guard(() => undefined)
-        h.ctx.on('tools/execute', (_exec, next) => next())
-      }
+      if (system === 'hooks' || system === 'hooks-ctx-on') addHooks(h.ctx, system === 'hooks' ? 'tools' : 'ctx')
       const step = () => h.tools.execute({ calls })
       const results = await step()
       verifyOutputs(system, results.map((r) => (r.isError ? r.error.message : r.value)), config.n)
