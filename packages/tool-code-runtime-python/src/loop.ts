@@ -10,7 +10,8 @@
  *   callback.
  * - Exceptions nobody retrieved: tasks and futures made through the loop (and `gather`'s own
  *   future) are noted per run; `never_retrieved(run, code)` gives the failure text
- *   (`Task exception was never retrieved: …`, unclipped) or `None`.
+ *   (`Task exception was never retrieved: …`, unclipped) or `None`; `forget(run)` silences what a
+ *   run left unretrieved when it ends.
  * - Stall: after every loop callback, a program still waiting while nothing is ready, no timer is
  *   live and no host call is pending (`host_pending()`) is cancelled and its run fails as
  *   `timeout` with `stalled_message`.
@@ -57,13 +58,20 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
     gather.__doc__ = real_gather.__doc__
     _asyncio.gather = _asyncio.tasks.gather = gather
 
+    def kind_of(fut):
+        return 'Task' if isinstance(fut, _asyncio.Task) else 'Future'
+
+    def unretrieved(e):
+        """Whether run event e is a task or future that failed with nobody retrieving its exception (yet)."""
+        return type(e) is not tuple and e.done() and e._log_traceback
+
     def on_loop_exception(lp, context):
         """A future freed with its exception never retrieved (asyncio.Future(), gather) is noted for the run; the rest goes to the default handler."""
         run = state['run']
         exc = context.get('exception')
         fut = context.get('future', context.get('task'))
         if run is not None and fut is not None and exc is not None and 'never retrieved' in str(context.get('message', '')):
-            run.events.append(('Task' if isinstance(fut, _asyncio.Task) else 'Future', exc))
+            run.events.append((kind_of(fut), exc))
             return
         lp.default_exception_handler(context)
 
@@ -152,8 +160,8 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
         for e in run.events:
             if type(e) is tuple:
                 found.append(e)
-            elif e.done() and e._log_traceback:
-                found.append(('Task' if isinstance(e, _asyncio.Task) else 'Future', e.exception()))
+            elif unretrieved(e):
+                found.append((kind_of(e), e.exception()))
         run.events = []
         if not found:
             return None
@@ -163,6 +171,13 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
         if more:
             text += f" (and {more} more exception{'s' if more > 1 else ''} never retrieved)"
         return text
+
+    def forget(run):
+        """Silences what the run left unretrieved (asyncio would log it when it is freed)."""
+        for e in run.events:
+            if unretrieved(e):
+                e.exception()
+        run.events = []
 
     def deliver(call_id, text):
         """The reply of host call call_id; the loop runs at flush()."""
@@ -182,5 +197,5 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
             loop._install_asyncgen_hooks()
             drain()
 
-    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, deliver=deliver, flush=flush)
+    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush)
 `

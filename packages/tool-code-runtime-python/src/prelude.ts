@@ -588,11 +588,7 @@ def install(host_call, host_print, host_pending, config_json):
             except BaseException as e:
                 tainted = [f'clean-up: {e!r}']
                 break
-        # Whatever the run left unretrieved is silenced (asyncio would log it when it is freed).
-        for e in run.events:
-            if type(e) is not tuple and e.done() and e._log_traceback:
-                e.exception()
-        run.events = []
+        hooks.forget(run)
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
         if run.failure is not None:
             result['error'] = run.failure

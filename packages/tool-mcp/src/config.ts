@@ -6,6 +6,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import { suggestKey } from '@deepseek-ai/dsh-tools'
+import type { McpBridgeOptions } from './bridge'
 
 /** A server started as a child process speaking MCP over its stdin/stdout. */
 export interface McpStdioServerConfig extends McpServerCommonConfig {
@@ -170,7 +171,7 @@ const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> 
   custom: [...COMMON_FIELDS, ...(['create'] as const satisfies readonly (keyof McpCustomServerConfig)[])],
 }
 /** The bridge config's fields, and the options the plugin's config adds to them (`McpPluginConfig`). */
-const BRIDGE_FIELDS = [...(['servers', 'separator', 'clientInfo'] as const satisfies readonly (keyof McpBridgeConfig)[]), 'onProgress', 'onStatus']
+const BRIDGE_FIELDS = [...(['servers', 'separator', 'clientInfo'] as const satisfies readonly (keyof McpBridgeConfig)[]), ...(['onProgress', 'onStatus'] as const satisfies readonly (keyof McpBridgeOptions)[])]
 const RETRY_FIELDS = ['maxAttempts', 'initialDelayMs', 'maxDelayMs'] as const satisfies readonly (keyof McpRetryConfig)[]
 
 /** Throws for the first own key of `value` that is not in `fields`, naming the closest field. */

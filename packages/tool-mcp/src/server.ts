@@ -9,7 +9,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
-import { CallLinks } from './call'
+import { CallLinks, type CallLink } from './call'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
 import { checkCallToolResult } from './result'
 import type { McpProgress } from './progress'
@@ -375,34 +375,40 @@ export class McpServerConnection {
     if (caller.aborted) return Promise.reject(caller.reason as unknown)
     const link = this.links.link(caller)
     this.inFlight++
+    const signal = link.asSignal()
+    const timeout = this.config.requestTimeoutMs
     const request = client.request(
       { method: 'tools/call', params: { name: target.tool, arguments: args } },
       ResultSchema,
       this.config.progress === 'always' || this.host.progressObserved()
         ? {
-            signal: link.asSignal(),
-            timeout: this.config.requestTimeoutMs,
+            signal,
+            timeout,
             resetTimeoutOnProgress: true,
             onprogress: (p) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
           }
-        : { signal: link.asSignal(), timeout: this.config.requestTimeoutMs },
+        : { signal, timeout },
     )
     return request.then(
       (result) => {
-        this.inFlight--
-        this.links.unlink(caller, link)
+        this.settled(caller, link)
         const problem = checkCallToolResult(result)
         if (problem !== undefined) throw new ToolError('MCP_PROTOCOL_ERROR', `MCP server "${this.config.name}" sent a malformed result for "${target.tool}": ${problem}`)
         return target.settle(result as CallToolResult, exec)
       },
       (error: unknown) => {
-        this.inFlight--
-        this.links.unlink(caller, link)
+        this.settled(caller, link)
         // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
         if (caller.aborted) throw caller.reason
         throw this.callError(target.tool, error)
       },
     )
+  }
+
+  /** A call's request settled either way: it is no longer in flight and its link is released. */
+  private settled(caller: AbortSignal, link: CallLink): void {
+    this.inFlight--
+    this.links.unlink(caller, link)
   }
 
   private callError(tool: string, error: unknown): ToolError {
