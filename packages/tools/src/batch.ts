@@ -12,7 +12,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, postExecute, prepare, type CallState, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, lookUp, postExecute, prepare, prepareArguments, type CallState, type PipelineHost, type RunContext } from './pipeline'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -171,6 +171,15 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const advancePolicy = (): boolean => {
     if (policyBusy || policyAt >= submitted) return false
     const state = states[policyAt]!
+    if (state.draft === undefined && state.exec === undefined) {
+      // A call of `submitAll` whose arguments were left for now (see `enqueue`).
+      try {
+        prepareArguments(state, run, false)
+      } catch (error) {
+        host.report('prepare', error)
+        state.draft = defectState(state.call, state.index, error).draft
+      }
+    }
     if (state.draft !== undefined) {
       policyAt++
       return true
@@ -380,11 +389,18 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     queueMicrotask(pumpTask)
   }
 
-  const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>): void => {
+  /**
+   * Stage 1 for one entry. With `deferArguments`, only the tool is looked up now: parsing,
+   * validating and the execution wait until the policy cursor reaches the call (`advancePolicy`),
+   * so a large batch, or many batches at once, do not hold every call's parsed arguments and
+   * execution before the first body runs. The outcome is the same as preparing at once: the
+   * caller's signal is read at submission (a batch submitted after an abort is prepared at once).
+   */
+  const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void => {
     const index = submitted
     let state: CallState
     try {
-      state = prepare(entry, index, run)
+      state = deferArguments ? lookUp(entry, index, run) : prepare(entry, index, run)
     } catch (error) {
       // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
       host.report('prepare', error)
@@ -406,7 +422,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   return {
     submit(entry) {
       const index = submitted
-      enqueue(entry)
+      enqueue(entry, false)
       schedule()
       return new Promise<ToolResult>((resolve) => {
         resolvers[index] = resolve
@@ -415,7 +431,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     submitAll(entries) {
       if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
       const from = submitted
-      for (const entry of entries) enqueue(entry)
+      const defer = options.onCallStart === undefined && !run.signal.aborted
+      for (const entry of entries) enqueue(entry, defer)
       if (entries.length === 0) return Promise.resolve([])
       const done = new Promise<readonly ToolResult[]>((resolve) => {
         batch = { from, upTo: submitted, resolve }

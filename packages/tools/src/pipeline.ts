@@ -207,6 +207,8 @@ export interface CallState {
   definition: AnyToolDefinition | undefined
   /** `finalizeContent` snapshotted at prepare. */
   finalize: AnyToolDefinition['finalizeContent'] | undefined
+  /** The arguments' JSON Schema of the resolved tool (set with `definition`). */
+  parameters: JsonSchemaNode | undefined
   exec: Execution | undefined
   parallel: boolean
   /** Set once the call reached stage 2 (post-execute runs for it). */
@@ -309,11 +311,23 @@ function isTruncation(parseError: string, raw: string): boolean {
 /**
  * Stage 1 — prepare: resolve the tool, parse and snapshot the arguments, validate them, and
  * check the caller's signal. Returns the state; `state.draft` is set when prepare failed.
+ * It is {@link lookUp} then {@link prepareArguments}, which a runner may also call apart.
  */
 export function prepare(entry: unknown, index: number, run: RunContext): CallState {
+  const state = lookUp(entry, index, run)
+  if (state.draft === undefined) prepareArguments(state, run, run.signal.aborted)
+  return state
+}
+
+/**
+ * The first half of stage 1: normalise the entry and resolve its tool in the scope (and pinned
+ * tool set). Sets `state.draft` for a malformed entry or an unknown tool; otherwise
+ * `state.definition` is set and {@link prepareArguments} must run before policy.
+ */
+export function lookUp(entry: unknown, index: number, run: RunContext): CallState {
   const { call, problem } = normalizeEntry(entry, index)
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
-  const state: CallState = { index, call, definition: undefined, finalize: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
+  const state: CallState = { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
   if (problem !== undefined) {
     state.draft = fail('INVALID_ARGS', messages.malformedCall(index, problem))
     return state
@@ -329,9 +343,20 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
     return state
   }
-  const definition = found.definition
-  state.definition = definition
-  state.finalize = definition.finalizeContent
+  state.definition = found.definition
+  state.finalize = found.definition.finalizeContent
+  state.parameters = found.parameters
+  return state
+}
+
+/**
+ * The second half of stage 1, for a state {@link lookUp} resolved: parse, snapshot, validate
+ * and check the arguments, then — unless `aborted` (whether the caller's signal had aborted
+ * when the call was submitted) — create the call's execution. Sets `state.draft` on failure.
+ */
+export function prepareArguments(state: CallState, run: RunContext, aborted: boolean): void {
+  const definition = state.definition!
+  const call = state.call
   const name = definition.name
 
   // Parse.
@@ -343,7 +368,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     const given = call.arguments
     if (given.length > limit || (given.length * 3 > limit && Buffer.byteLength(given) > limit)) {
       state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(given), limit))
-      return state
+      return
     }
     // A byte-order mark or zero-width space around the JSON is tolerated and noted (meta.repairs).
     let raw = given
@@ -361,7 +386,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
       } catch (error) {
         const problem = describeThrown(error)
         state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(name, raw.length) : messages.argumentsNotJson(name, problem))
-        return state
+        return
       }
       // Integers JSON.parse rounded: their exact digits go in as strings; validation decides.
       unsafe = findUnsafeIntegers(raw)
@@ -370,26 +395,26 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   } else args = call.arguments
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(name, typeLabel(args)))
-    return state
+    return
   }
   // Lossless snapshot and deep freeze (a fresh JSON.parse result is frozen in place).
   if (args !== EMPTY_OBJECT) {
     const snap = snapshotJson(args, { copy: !parsed })
     if (!snap.ok) {
       state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
-      return state
+      return
     }
     args = snap.value
   }
 
   // Validate (and, when enabled, repair then re-validate).
   if (definition.validateArguments !== false) {
-    const validate = getValidator(found.parameters)
+    const validate = getValidator(state.parameters!)
     let issues = validate(args)
     if (issues.length > 0) {
       const modes = run.host.config.repair
       if (modes.jsonStrings === true || modes.numericStrings === true || modes.nullAsAbsent === true) {
-        const repaired = repairArguments(found.parameters, args as JsonValue, modes)
+        const repaired = repairArguments(state.parameters!, args as JsonValue, modes)
         if (repaired.repairs.length > 0) {
           issues = validate(repaired.value)
           if (issues.length === 0) {
@@ -397,7 +422,7 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
             if (!snap.ok) {
               // A repair decoded something JSON cannot carry (e.g. 1e999): never run on it.
               state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
-              return state
+              return
             }
             args = snap.value
             state.repairs = state.repairs === undefined ? repaired.repairs : [...state.repairs, ...repaired.repairs]
@@ -406,13 +431,13 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
       }
       if (issues.length > 0) {
         state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(unsafe.length === 0 ? issues : withUnsafeIntegers(issues, unsafe))))
-        return state
+        return
       }
     }
   } else if (unsafe.length > 0) {
     // No schema to say a string is welcome there: never pass a rounded or retyped number.
     state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(withUnsafeIntegers([], unsafe, true))))
-    return state
+    return
   }
 
   if (definition.checkArguments !== undefined) {
@@ -422,17 +447,17 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
     } catch (error) {
       // The tool's own validator broke: its defect, not something the model can fix.
       state.draft = fail('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
-      return state
+      return
     }
     if (problem !== undefined) {
       state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, problem))
-      return state
+      return
     }
   }
 
-  if (run.signal.aborted) {
+  if (aborted) {
     state.draft = ABORTED_BEFORE
-    return state
+    return
   }
 
   const frozenArgs = args as Readonly<JsonObject>
@@ -442,7 +467,6 @@ export function prepare(entry: unknown, index: number, run: RunContext): CallSta
   } catch {
     state.parallel = false
   }
-  return state
 }
 
 function isDecision(value: unknown): value is PolicyDecision {
@@ -1033,7 +1057,7 @@ function defectMessage(name: string, error: unknown): string {
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
 export function defectState(entry: unknown, index: number, error: unknown): CallState {
   const { call } = normalizeEntry(entry, index)
-  return { index, call, definition: undefined, finalize: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
+  return { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
 }
 
 /** The result of a call whose stages hit a defect (never expected; reported by the runner). */

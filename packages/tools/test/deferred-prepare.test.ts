@@ -1,0 +1,129 @@
+import { afterEach, describe, expect, test } from 'vitest'
+import { z } from 'zod'
+import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+// A batch's calls are looked up when the batch is submitted; each call's arguments are parsed,
+// validated and checked when the call reaches policy (after the previous call's body started).
+// The outcomes are those of preparing every call at once; only the time the arguments are
+// handled moves, so a large batch (or many batches at once) does not hold every call's parsed
+// arguments and execution before the first body runs.
+
+let h: Harness
+afterEach(async () => {
+  await h?.dispose()
+})
+
+/** Synchronous listeners on every stage, recording `stage:callId`. */
+function instrument(h: Harness, trace: string[]): void {
+  h.ctx.tools.on('tools/pre-execute', (exec, next) => {
+    trace.push(`pre:${exec.callId}`)
+    return next()
+  })
+  h.ctx.tools.guard((exec) => {
+    trace.push(`guard:${exec.callId}`)
+    return undefined
+  })
+  h.ctx.tools.on('tools/execute', (exec, next) => {
+    trace.push(`wrap:${exec.callId}`)
+    return next()
+  })
+  h.ctx.tools.on('tools/post-execute', (exec, draft, next) => {
+    trace.push(`post:${exec.callId}:${draft.isError ? 'error' : 'ok'}`)
+    return next()
+  })
+}
+
+/**
+ * A tool whose argument check (a zod refinement: Standard Schema tools check their arguments
+ * with their library at prepare) and body record `check:<n>` / `body:<callId>`; `n` < 0 fails
+ * the check.
+ */
+function checked(trace: string[], parallel: boolean) {
+  return defineTool({
+    name: 'work',
+    description: 'Checked tool.',
+    parameters: z.object({ n: z.number().int() }).refine((args) => {
+      trace.push(`check:${args.n}`)
+      return args.n >= 0
+    }, 'n must not be negative'),
+    output: { schema: z.number().int(), render: (_args, value) => [{ type: 'text', text: String(value) }] },
+    isConcurrencySafe: () => parallel,
+    execute(args, exec) {
+      trace.push(`body:${exec.callId}`)
+      return args.n
+    },
+  })
+}
+
+const codes = (results: readonly ToolResult[]): (string | undefined)[] => results.map((r) => (r.isError ? r.error.info?.code : 'ok'))
+
+describe('a batch prepares each call when it reaches policy', () => {
+  test('parallel-safe calls: each call\'s arguments are checked after the previous body started', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    instrument(h, trace)
+    h.ctx.tools.register(checked(trace, true))
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: 3 }, 'c3')])
+    expect(codes(results)).toEqual(['ok', 'ok', 'ok'])
+    // Completion (post-execute) waits for the library's output validation (a promise).
+    expect(trace).toEqual([
+      'check:1', 'pre:c1', 'guard:c1', 'wrap:c1', 'body:c1',
+      'check:2', 'pre:c2', 'guard:c2', 'wrap:c2', 'body:c2',
+      'check:3', 'pre:c3', 'guard:c3', 'wrap:c3', 'body:c3',
+      'post:c1:ok', 'post:c2:ok', 'post:c3:ok',
+    ])
+  })
+
+  test('sequential calls: policy still runs ahead of the running call, and prepares each call as it reaches it', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    instrument(h, trace)
+    h.ctx.tools.register(checked(trace, false))
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: 3 }, 'c3')])
+    expect(codes(results)).toEqual(['ok', 'ok', 'ok'])
+    expect(trace).toEqual([
+      'check:1', 'pre:c1', 'guard:c1', 'wrap:c1', 'body:c1',
+      'check:2', 'pre:c2', 'guard:c2',
+      'check:3', 'pre:c3', 'guard:c3',
+      'post:c1:ok', 'wrap:c2', 'body:c2', 'post:c2:ok', 'wrap:c3', 'body:c3', 'post:c3:ok',
+    ])
+  })
+
+  test('an argument failure is still a prepare failure: no policy, dispatch or post-execute for that call', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    instrument(h, trace)
+    h.ctx.tools.register(checked(trace, true))
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: -1 }, 'c2'), call('work', '{"n":', 'c3'), call('work', { n: 'x' }, 'c4'), call('nope', {}, 'c5')])
+    expect(codes(results)).toEqual(['ok', 'INVALID_ARGS', 'INVALID_ARGS', 'INVALID_ARGS', 'UNKNOWN_TOOL'])
+    expect(results[1]!.isError && results[1]!.error.message).toBe('Invalid arguments for tool "work": (root): n must not be negative')
+    expect(trace).toEqual(['check:1', 'pre:c1', 'guard:c1', 'wrap:c1', 'body:c1', 'check:-1', 'post:c1:ok'])
+  })
+
+  test('a caller abort after submission reaches every call at policy, as when all were prepared at submission', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    instrument(h, trace)
+    h.ctx.tools.register(checked(trace, true))
+    const controller = new AbortController()
+    const pending = h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: -1 }, 'c2'), call('work', { n: 3 }, 'c3')], { signal: controller.signal })
+    controller.abort()
+    const results = await pending
+    expect(codes(results)).toEqual(['ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS', 'ABORTED_BEFORE_DISPATCH'])
+    // The signal was not aborted at submission: the calls prepare, reach policy (the listener
+    // runs, then the stage sees the abort) and post-execute; none dispatches.
+    expect(trace).toEqual(['check:1', 'pre:c1', 'post:c1:error', 'check:-1', 'check:3', 'pre:c3', 'post:c3:error'])
+  })
+
+  test('a batch submitted with an aborted signal fails each valid call in prepare (no policy, no post-execute)', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    instrument(h, trace)
+    h.ctx.tools.register(checked(trace, true))
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: -1 }, 'c2'), call('work', '{', 'c3')], { signal: AbortSignal.abort() })
+    expect(codes(results)).toEqual(['ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS', 'INVALID_ARGS'])
+    expect(results[0]!.isError && results[0]!.error.message).toBe('Tool call was cancelled before it started')
+    expect(trace).toEqual(['check:1', 'check:-1'])
+  })
+})
