@@ -98,8 +98,8 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const atScale = await timed('at-scale', () =>
     runAtScale(
       smoke
-        ? { small: 10, large: 30, agents: 3, callsPerAgent: 4, rounds: 2, warmup: 1, heapRepeats: 2, log }
-        : { small: 1000, large: 10_000, agents: 100, callsPerAgent: 100, rounds: 12, warmup: 2, heapRepeats: 6, log },
+        ? { small: 10, large: 30, agents: 3, callsPerAgent: 4, rounds: 2, warmup: 1, minSampleMs: 0, heapRepeats: 2, log }
+        : { small: 1000, large: 10_000, agents: 100, callsPerAgent: 100, rounds: 15, warmup: 2, minSampleMs: 40, heapRepeats: 6, log },
     ),
   )
   let ptcPython: PtcPythonResult | { skipped: string }

@@ -12,7 +12,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { appendLog, defectState, internalFailure, dispatch, finalize, observe, policy, lookUp, postExecute, prepare, prepareArguments, type CallState, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type FoundTool, type PipelineHost, type RunContext } from './pipeline'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -140,8 +140,14 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const limit = getMaxListeners(options.signal)
   if (limit !== 0 && limit < max + 2) setMaxListeners(max + 2, options.signal)
 
-  /** Calls by submission index; a slot is cleared once its result is delivered. */
+  /**
+   * Calls by submission index; a slot is cleared once its result is delivered. A deferred call
+   * of `submitAll` has no state until the policy cursor reaches it: its normalised call and
+   * found tool wait in `deferredCalls` / `deferredTools`.
+   */
   const states: (CallState | undefined)[] = []
+  const deferredCalls: (RawToolCall | undefined)[] = []
+  const deferredTools: (FoundTool | undefined)[] = []
   /** Whether call `i` finished dispatch (or never needed it). */
   const dispatched: boolean[] = []
   /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
@@ -170,14 +176,21 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /** Runs the next call's policy stage; returns whether the cursor moved synchronously. */
   const advancePolicy = (): boolean => {
     if (policyBusy || policyAt >= submitted) return false
-    const state = states[policyAt]!
-    if (state.draft === undefined && state.exec === undefined) {
-      // A call of `submitAll` whose arguments were left for now (see `enqueue`).
+    let state = states[policyAt]
+    if (state === undefined) {
+      // A call of `submitAll` whose tool was found and whose arguments were left for now (see `enqueue`).
+      const index = policyAt
+      const call = deferredCalls[index]!
+      state = createState(call, index, deferredTools[index]!)
+      deferredCalls[index] = undefined
+      deferredTools[index] = undefined
+      states[index] = state
       try {
         prepareArguments(state, run, false)
       } catch (error) {
         host.report('prepare', error)
-        state.draft = defectState(state.call, state.index, error).draft
+        state = defectState(call, index, error)
+        states[index] = state
       }
     }
     if (state.draft !== undefined) {
@@ -390,27 +403,39 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   }
 
   /**
-   * Stage 1 for one entry. With `deferArguments`, only the tool is looked up now: parsing,
-   * validating and the execution wait until the policy cursor reaches the call (`advancePolicy`),
-   * so a large batch, or many batches at once, do not hold every call's parsed arguments and
-   * execution before the first body runs. The outcome is the same as preparing at once: the
-   * caller's signal is read at submission (a batch submitted after an abort is prepared at once).
+   * Stage 1 for one entry. With `deferArguments`, only the tool is looked up now: the call's
+   * state, its parsed and validated arguments and its execution wait until the policy cursor
+   * reaches it (`advancePolicy`), so a large batch, or many batches at once, do not hold every
+   * call's arguments and execution before the first body runs. The outcome is the same as
+   * preparing at once: the caller's signal is read at submission (a batch submitted after an
+   * abort is prepared at once).
    */
   const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void => {
     const index = submitted
-    let state: CallState
+    let state: CallState | undefined
+    let call: RawToolCall
     try {
-      state = deferArguments ? lookUp(entry, index, run) : prepare(entry, index, run)
+      const normalized = normalizeEntry(entry, index)
+      call = normalized.call
+      const found = lookUp(call, normalized.problem, index, run)
+      if (deferArguments && 'definition' in found) {
+        deferredCalls[index] = call
+        deferredTools[index] = found
+      } else {
+        state = createState(call, index, found)
+        if (state.draft === undefined) prepareArguments(state, run, run.signal.aborted)
+      }
     } catch (error) {
       // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
       host.report('prepare', error)
       state = defectState(entry, index, error)
+      call = state.call
     }
     if (run.log !== undefined && run.parent === undefined) {
-      appendLog(run.log, host, { type: 'tool/call', callId: state.call.callId, name: state.call.name, arguments: state.call.arguments })
+      appendLog(run.log, host, { type: 'tool/call', callId: call.callId, name: call.name, arguments: call.arguments })
     }
     try {
-      options.onCallStart?.(state.call, state.exec?.arguments ?? state.call.arguments)
+      options.onCallStart?.(call, state?.exec?.arguments ?? call.arguments)
     } catch (error) {
       host.report('onCallStart', error)
     }

@@ -218,7 +218,7 @@ export interface CallState {
 }
 
 /** A draft outcome. */
-type Draft =
+export type Draft =
   | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
   | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
 
@@ -308,49 +308,52 @@ function isTruncation(parseError: string, raw: string): boolean {
   return at !== null && Number(at[1]) >= raw.trimEnd().length
 }
 
+/** A resolved tool: its definition and the JSON Schema its arguments validate against. */
+export interface FoundTool {
+  readonly definition: AnyToolDefinition
+  readonly parameters: JsonSchemaNode
+}
+
 /**
  * Stage 1 — prepare: resolve the tool, parse and snapshot the arguments, validate them, and
  * check the caller's signal. Returns the state; `state.draft` is set when prepare failed.
- * It is {@link lookUp} then {@link prepareArguments}, which a runner may also call apart.
+ * It is {@link lookUp}, {@link createState} and {@link prepareArguments}, which a runner may
+ * also call apart.
  */
 export function prepare(entry: unknown, index: number, run: RunContext): CallState {
-  const state = lookUp(entry, index, run)
+  const { call, problem } = normalizeEntry(entry, index)
+  const found = lookUp(call, problem, index, run)
+  const state = createState(call, index, found)
   if (state.draft === undefined) prepareArguments(state, run, run.signal.aborted)
   return state
 }
 
 /**
- * The first half of stage 1: normalise the entry and resolve its tool in the scope (and pinned
- * tool set). Sets `state.draft` for a malformed entry or an unknown tool; otherwise
- * `state.definition` is set and {@link prepareArguments} must run before policy.
+ * The first half of stage 1: resolve a normalised call's tool in the scope (and pinned tool
+ * set). Returns the tool, or the failure draft of a malformed entry (`problem`, from
+ * {@link normalizeEntry}) or an unknown tool.
  */
-export function lookUp(entry: unknown, index: number, run: RunContext): CallState {
-  const { call, problem } = normalizeEntry(entry, index)
-  // Every field from the start: one object shape for every call (no transitions as stages fill it).
-  const state: CallState = { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
-  if (problem !== undefined) {
-    state.draft = fail('INVALID_ARGS', messages.malformedCall(index, problem))
-    return state
-  }
+export function lookUp(call: RawToolCall, problem: string | undefined, index: number, run: RunContext): FoundTool | Draft {
+  if (problem !== undefined) return fail('INVALID_ARGS', messages.malformedCall(index, problem))
   const localDefinition = run.local?.(call.name)
   const found = localDefinition !== undefined ? { definition: localDefinition, parameters: localDefinition.parameters } : run.host.lookup(call.name, run.scope, run.toolSet)
   const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
-  if (!('definition' in found)) {
-    state.draft = fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
-    return state
+  if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
+  if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
+  return found
+}
+
+/** The state of call `index`: failed with {@link lookUp}'s draft, or holding the found tool (then {@link prepareArguments} must run before policy). */
+export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
+  // Every field from the start: one object shape for every call (no transitions as stages fill it).
+  if ('definition' in found) {
+    return { index, call, definition: found.definition, finalize: found.definition.finalizeContent, parameters: found.parameters, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
   }
-  if (hint !== undefined) {
-    state.draft = fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
-    return state
-  }
-  state.definition = found.definition
-  state.finalize = found.definition.finalizeContent
-  state.parameters = found.parameters
-  return state
+  return { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
 }
 
 /**
- * The second half of stage 1, for a state {@link lookUp} resolved: parse, snapshot, validate
+ * The second half of stage 1, for a state whose tool {@link lookUp} found: parse, snapshot, validate
  * and check the arguments, then — unless `aborted` (whether the caller's signal had aborted
  * when the call was submitted) — create the call's execution. Sets `state.draft` on failure.
  */

@@ -31,6 +31,13 @@ export interface AtScaleConfig {
   readonly callsPerAgent: number
   readonly rounds: number
   readonly warmup: number
+  /**
+   * A sample repeats its step until it lasts at least this many ms (0: one step per sample).
+   * Every sample must hold its share of garbage collection: a 1,000-call step (~3 ms) is
+   * shorter than the time between two young-generation collections, so one-step samples of it
+   * mostly miss them and their median leaves GC out, while every 10,000-call sample pays it.
+   */
+  readonly minSampleMs: number
   /** Repeats of the agents round between which the heap is measured. */
   readonly heapRepeats: number
   readonly log: (line: string) => void
@@ -141,7 +148,7 @@ export async function runAtScale(config: AtScaleConfig): Promise<AtScaleResult> 
       { id: 'large', run: () => large.step() },
       { id: 'agents', run: () => agents.step() },
     ],
-    { rounds: config.rounds, warmup: config.warmup, minSampleMs: 0 },
+    { rounds: config.rounds, warmup: config.warmup, minSampleMs: config.minSampleMs },
   )
   const perCall = (id: string, calls: number): Summary => scaleSummary(summarize(measured.find((m) => m.id === id)!.ms), 1000 / calls)
   const smallUs = perCall('small', config.small)
