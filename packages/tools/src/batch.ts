@@ -152,7 +152,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const dispatched: boolean[] = []
   /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
   const resolvers: (((result: ToolResult) => void) | undefined)[] = []
-  const results: ToolResult[] = []
+  let results: ToolResult[] = []
   let submitted = 0
   /** Cursors: calls before `policyAt` passed policy; before `startAt` were admitted; before `completeAt` have results. */
   let policyAt = 0
@@ -354,8 +354,9 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     if (batch !== undefined && completeAt >= batch.upTo) {
       const { from, upTo, resolve } = batch
       batch = undefined
-      const out = results.slice(from, upTo)
-      results.length = 0
+      // The common batch is the runner's only one: hand its array over instead of copying it.
+      const out = from === 0 && upTo === results.length ? results : results.slice(from, upTo)
+      results = []
       resolve(out)
     }
     if (waiters.length > 0) {
