@@ -110,8 +110,9 @@ export interface BatchRunner extends CallRunner {
  * Creates an incremental ordered runner over the shared pipeline. `runBatch` is this runner
  * fed a whole batch; the PTC executor feeds it sub-calls as the program issues them.
  *
- * Scheduling: calls are prepared as they are submitted; the later stages advance in one pass
- * (a "pump") a microtask later, so a caller that aborts right after submitting is still seen
+ * Scheduling: calls are looked up as they are submitted (`submit` also prepares its call's
+ * arguments then; `submitAll` leaves each call's arguments until the call reaches policy); the
+ * later stages advance in one pass (a "pump") a microtask later, so a caller that aborts right after submitting is still seen
  * before any policy runs. Each stage keeps submission order through a cursor — policy, start
  * (pool admission) and completion (post-execute → finalize → observe) — and a stage that
  * finishes synchronously lets the pass go on to the next call without a promise. Only a stage

@@ -315,23 +315,14 @@ export interface FoundTool {
 }
 
 /**
- * Stage 1 — prepare: resolve the tool, parse and snapshot the arguments, validate them, and
- * check the caller's signal. Returns the state; `state.draft` is set when prepare failed.
- * It is {@link lookUp}, {@link createState} and {@link prepareArguments}, which a runner may
- * also call apart.
- */
-export function prepare(entry: unknown, index: number, run: RunContext): CallState {
-  const { call, problem } = normalizeEntry(entry, index)
-  const found = lookUp(call, problem, index, run)
-  const state = createState(call, index, found)
-  if (state.draft === undefined) prepareArguments(state, run, run.signal.aborted)
-  return state
-}
-
-/**
- * The first half of stage 1: resolve a normalised call's tool in the scope (and pinned tool
- * set). Returns the tool, or the failure draft of a malformed entry (`problem`, from
- * {@link normalizeEntry}) or an unknown tool.
+ * Stage 1 — prepare, in three steps: {@link lookUp} resolves the tool, {@link createState}
+ * makes the call's state, and {@link prepareArguments} parses, snapshots, validates and checks
+ * the arguments and the caller's signal. The runner looks a batch's calls up at submission and
+ * prepares each call's arguments when it reaches policy (docs/pipeline.md, "Ordering").
+ *
+ * This step resolves a normalised call's tool in the scope (and pinned tool set). Returns the
+ * tool, or the failure draft of a malformed entry (`problem`, from {@link normalizeEntry}) or an
+ * unknown tool.
  */
 export function lookUp(call: RawToolCall, problem: string | undefined, index: number, run: RunContext): FoundTool | Draft {
   if (problem !== undefined) return fail('INVALID_ARGS', messages.malformedCall(index, problem))
