@@ -3,7 +3,7 @@
 //
 // For EVERY public package under packages/* (a package.json without `"private": true`):
 //   1. its manifest and README follow the rules of docs/releasing.md: engines, files,
-//      CHANGELOG.md, publishConfig, an Install section, cordis as a peer dependency in the
+//      CHANGELOG.md, LICENSE, publishConfig, an Install section, cordis as a peer dependency in the
 //      supported range, peer ranges on workspace packages that changesets can version;
 //   2. it is built (turbo, cached) and packed with pnpm, which rewrites `workspace:` and
 //      `catalog:` specifiers (npm pack would not); the packed manifest must have none left;
@@ -70,6 +70,7 @@ step('manifests and READMEs', () => {
     if (m.engines?.node !== nodeRange) say(`"engines.node" must be "${nodeRange}" (as the root package.json)`)
     for (const f of ['dist', 'README.md', 'CHANGELOG.md']) if (!m.files?.includes(f)) say(`"files" must include "${f}"`)
     if (!existsSync(join(dir, 'CHANGELOG.md'))) say('CHANGELOG.md is missing')
+    if (!existsSync(join(dir, 'LICENSE'))) say('LICENSE is missing (npm packs it with every package; a copy of the root LICENSE)')
     if (m.publishConfig?.access !== 'public') say('"publishConfig.access" must be "public"')
     if (JSON.stringify(m.publishConfig?.exports ?? {}).includes('dsh-source')) say('"publishConfig.exports" must not carry the dsh-source condition (src/ is not published)')
     if (!m.publishConfig?.exports) say('"publishConfig.exports" must list the published entry points (exports without dsh-source)')

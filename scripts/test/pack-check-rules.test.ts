@@ -62,6 +62,7 @@ const core = {
   'packages/tools/package.json': goodManifest('@deepseek-ai/dsh-tools'),
   'packages/tools/README.md': INSTALL('npm i @deepseek-ai/dsh-tools cordis@4.0.0-rc.10'),
   'packages/tools/CHANGELOG.md': '# @deepseek-ai/dsh-tools\n\n## 0.1.0\n\nFirst release.\n',
+  'packages/tools/LICENSE': 'MIT License\n',
   'packages/tools/src/index.ts': "import { Context } from 'cordis'\nexport const C = Context\n",
 }
 
@@ -75,6 +76,7 @@ describe('pack:check publishing rules', () => {
       }),
       'packages/plugin/README.md': INSTALL('npm i -D @deepseek-ai/dsh-plugin @deepseek-ai/dsh-tools cordis@4.0.0-rc.10'),
       'packages/plugin/CHANGELOG.md': '# @deepseek-ai/dsh-plugin\n',
+      'packages/plugin/LICENSE': 'MIT License\n',
       'packages/internal/package.json': { name: 'internal', private: true },
     })
     const { status, lines } = rules(dir)
@@ -108,6 +110,7 @@ describe('pack:check publishing rules', () => {
       `${bad}: "files" must include "README.md"`,
       `${bad}: "files" must include "CHANGELOG.md"`,
       `${bad}: CHANGELOG.md is missing`,
+      `${bad}: LICENSE is missing (npm packs it with every package; a copy of the root LICENSE)`,
       `${bad}: "publishConfig.access" must be "public"`,
       `${bad}: "publishConfig.exports" must not carry the dsh-source condition (src/ is not published)`,
       `${bad}: "peerDependencies.@deepseek-ai/dsh-tools" must be "workspace:<range>" holding 0.1.0 and 0.2.0 but not 1.0.0, e.g. "workspace:>=0.1.0 <1" (docs/releasing.md)`,
@@ -115,7 +118,7 @@ describe('pack:check publishing rules', () => {
       `${bad}: "peerDependencies.cordis" must be ">=4.0.0-rc.10 <5"`,
       `${bad}: "devDependencies.cordis" must be "catalog:"`,
       `${bad}: README.md needs an "## Install" section`,
-      'pack:check FAILED: 12 manifest/README problem(s)',
+      'pack:check FAILED: 13 manifest/README problem(s)',
     ])
     expect(status).toBe(1)
   })
