@@ -74,3 +74,60 @@ function transient(error: unknown, depth: number): boolean {
   if (typeof status === 'number' && TRANSIENT_STATUSES.has(status)) return true
   return depth === 0 && e.cause !== undefined && transient(e.cause, 1)
 }
+
+/**
+ * The wait a failed attempt's server asked for before the next attempt, in whole ms, or
+ * `undefined` when it asked for none. Looked up on the error, then on its `cause` (one level):
+ *
+ * 1. a `retryAfterMs` property (a finite number ≥ 0) — the way a tool body states it;
+ * 2. the `retry-after-ms` header (milliseconds; sent by OpenAI- and Azure-style APIs), then the
+ *    `retry-after` header (RFC 9110 §10.2.3: delay-seconds, or an HTTP-date counted from `now`,
+ *    never below 0), read from `error.headers` or `error.response.headers` — a `Headers` (or
+ *    anything with `get(name)`) or a plain record with any header-name case.
+ *
+ * A value that is neither is ignored. Pure given `now` (ms since the epoch, default `Date.now()`);
+ * never throws for a header object whose `get` is well-behaved.
+ */
+export function retryAfterMs(error: unknown, now: number = Date.now()): number | undefined {
+  return advisedWait(error, now, 0)
+}
+
+function advisedWait(error: unknown, now: number, depth: number): number | undefined {
+  const e = record(error)
+  if (e === undefined) return undefined
+  const own = e.retryAfterMs
+  if (typeof own === 'number' && Number.isFinite(own) && own >= 0) return Math.ceil(own)
+  const headers = e.headers ?? record(e.response)?.headers
+  if (headers !== undefined) {
+    const ms = header(headers, 'retry-after-ms')
+    if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms))
+    const after = header(headers, 'retry-after')
+    if (after !== undefined) {
+      if (/^\s*\d+\s*$/.test(after)) return Number(after) * 1000
+      // An HTTP-date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT" and the two
+      // obsolete forms); `Date.parse` alone would also take "-3" or "2026".
+      const date = /[a-z]{3}/i.test(after) ? Date.parse(after) : Number.NaN
+      if (Number.isFinite(date)) return Math.max(0, Math.ceil(date - now))
+    }
+  }
+  return depth === 0 && e.cause !== undefined ? advisedWait(e.cause, now, 1) : undefined
+}
+
+/** One header's value from a `Headers`-like object (`get(name)`) or a plain record (any key case). */
+function header(headers: unknown, name: string): string | undefined {
+  const bag = record(headers)
+  if (bag === undefined) return undefined
+  if (typeof bag.get === 'function') {
+    const value: unknown = (bag.get as (key: string) => unknown).call(headers, name)
+    return typeof value === 'string' ? value : undefined
+  }
+  for (const key of Object.keys(bag)) {
+    if (key.toLowerCase() !== name) continue
+    const value = bag[key]
+    if (typeof value === 'string') return value
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value)
+    if (Array.isArray(value) && typeof value[0] === 'string') return value[0]
+    return undefined
+  }
+  return undefined
+}

@@ -52,6 +52,18 @@ export interface RetryPolicyConfig {
    * `AbortError`) and the codes in `NEVER_RETRIED` are never retried.
    */
   readonly retryable?: (failure: RetryFailure) => boolean
+  /**
+   * Whether a retry waits as long as the failed attempt's server asked (`retryAfterMs` on the
+   * error, or its `retry-after-ms` / `retry-after` header; see `retryAfterMs`) instead of
+   * the backoff curve. Default `true`.
+   */
+  readonly respectRetryAfter?: boolean
+  /**
+   * The longest server-advised wait the policy accepts, in ms (0 to 2,147,483,647). An attempt
+   * whose server asks for longer is not retried: its failure is the result at once. Default
+   * 60,000.
+   */
+  readonly maxRetryAfterMs?: number
 }
 
 /** The validated configuration. */
@@ -64,6 +76,8 @@ export interface ResolvedRetryPolicyConfig {
   readonly random: () => number
   readonly repeatable: (definition: AnyToolDefinition) => boolean
   readonly retryable: (failure: RetryFailure) => boolean
+  readonly respectRetryAfter: boolean
+  readonly maxRetryAfterMs: number
 }
 
 /**
@@ -82,7 +96,7 @@ export class RetryPolicyConfigError extends RangeError {
   }
 }
 
-function number(config: RetryPolicyConfig, key: 'initialDelayMs' | 'maxDelayMs' | 'multiplier', fallback: number, min: number, max: number): number {
+function number(config: RetryPolicyConfig, key: 'initialDelayMs' | 'maxDelayMs' | 'multiplier' | 'maxRetryAfterMs', fallback: number, min: number, max: number): number {
   const value = config[key] ?? fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
     throw new RetryPolicyConfigError(`/${key}`, `must be a number from ${min} to ${max}, got ${String(value)}`)
@@ -113,6 +127,8 @@ export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): Resolv
   const initialDelayMs = number(config, 'initialDelayMs', 200, 0, MAX_TIMER_MS)
   const maxDelayMs = number(config, 'maxDelayMs', 5_000, 0, MAX_TIMER_MS)
   if (maxDelayMs < initialDelayMs) throw new RetryPolicyConfigError('/maxDelayMs', `must be at least initialDelayMs (${initialDelayMs}), got ${maxDelayMs}`)
+  const respectRetryAfter = config.respectRetryAfter ?? true
+  if (typeof respectRetryAfter !== 'boolean') throw new RetryPolicyConfigError('/respectRetryAfter', `must be a boolean, got ${typeof respectRetryAfter}`)
   return Object.freeze({
     maxAttempts,
     initialDelayMs,
@@ -122,6 +138,8 @@ export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): Resolv
     random: fn(config, 'random', Math.random),
     repeatable: fn(config, 'repeatable', isRepeatable),
     retryable: fn(config, 'retryable', isTransient),
+    respectRetryAfter,
+    maxRetryAfterMs: number(config, 'maxRetryAfterMs', 60_000, 0, MAX_TIMER_MS),
   })
 }
 

@@ -10,8 +10,10 @@ export interface ToolRetryEvent {
   readonly toolName: string
   /** The attempt that failed, 1-based. */
   readonly attempt: number
-  /** The wait before the next attempt, in ms (after jitter). */
+  /** The wait before the next attempt, in ms (after jitter; the server's advice when it gave one). */
   readonly delayMs: number
+  /** Present when the failed attempt's server asked for this wait (`Retry-After`), in ms. */
+  readonly retryAfterMs?: number
   /** The failed attempt's message and `{ name, code }` (code `TOOL_FAILED` when it had none). */
   readonly error: { readonly message: string; readonly info: ToolErrorInfo }
   readonly scope: Scope

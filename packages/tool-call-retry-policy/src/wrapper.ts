@@ -9,15 +9,18 @@
  *    the attempts are used up, when `exec.signal` (the caller's, or an outer timeout's deadline)
  *    has fired, when the error is an abort (`AbortError`, the signal's reason) or carries a
  *    code in `NEVER_RETRIED`, or when `retryable` says no.
- * 3. Else wait {@link backoffDelay} ms — emitting `tools/retry` first — and go to 2. The wait
- *    ends early when `exec.signal` fires: the wrapper then throws the signal's reason, so the
- *    registry reports the caller's `ABORTED` (or an outer timeout policy its `TOOL_TIMEOUT`).
+ * 3. Else wait — as long as the failed attempt's server asked (`retryAfterMs` on the error, its
+ *    `retry-after-ms` / `retry-after` header; given up at once when that is over
+ *    `maxRetryAfterMs`), or else {@link backoffDelay} ms — emitting `tools/retry` first, and go
+ *    to 2. The wait ends early when `exec.signal` fires: the wrapper then throws the signal's
+ *    reason, so the registry reports the caller's `ABORTED` (or an outer timeout policy its
+ *    `TOOL_TIMEOUT`).
  *
  * When more than one attempt ran, the result carries `meta.annotations.retry` =
  * `{ attempts, delaysMs, errors }` (`errors`: each failed attempt's code, in order).
  */
 import { describeThrown, infoFromThrown, isAbortLike, type JsonValue, type ToolExecution } from '@deepseek-ai/dsh-tools'
-import { NEVER_RETRIED } from './classify'
+import { NEVER_RETRIED, retryAfterMs } from './classify'
 import { backoffDelay, type ResolvedRetryPolicyConfig } from './config'
 import type { ToolRetryEvent } from './events'
 
@@ -63,9 +66,10 @@ function codeOf(error: unknown): string | undefined {
 
 /**
  * Creates the `tools/execute` wrapper that {@link RetryPolicy} registers. A tool that is not
- * `repeatable` runs once, untouched. Otherwise a failed attempt is retried after
- * {@link backoffDelay} ms (emitting `tools/retry` first) until it succeeds, the attempts are used
- * up, `exec.signal` fires, the error is an abort or has a code in {@link NEVER_RETRIED}, or
+ * `repeatable` runs once, untouched. Otherwise a failed attempt is retried after the wait its
+ * server asked for (`Retry-After`, up to `maxRetryAfterMs`, see {@link retryAfterMs}; over it
+ * the failure stands) or else {@link backoffDelay} ms (emitting `tools/retry` first) until it
+ * succeeds, the attempts are used up, `exec.signal` fires, the error is an abort or has a code in {@link NEVER_RETRIED}, or
  * `retryable` says no. The wrapper never invents an error: it rethrows the last attempt's error
  * as is (its code, e.g. `TOOL_FAILED` or `TOOL_TIMEOUT`, reaches the result), or the signal's
  * reason when the signal ends a wait (the registry reports `ABORTED`, or an outer timeout policy
@@ -96,7 +100,10 @@ export function createRetryWrapper(options: RetryWrapperOptions): ExecuteWrapper
             !(code !== undefined && NEVER_RETRIED.has(code)) &&
             config.retryable({ error, code, attempt, exec }) === true
           if (!retry) throw error
-          const delayMs = backoffDelay(config, attempt)
+          const advised = config.respectRetryAfter ? retryAfterMs(error) : undefined
+          // The server asks for a longer pause than this policy may wait: its failure stands now.
+          if (advised !== undefined && advised > config.maxRetryAfterMs) throw error
+          const delayMs = advised ?? backoffDelay(config, attempt)
           delays.push(delayMs)
           try {
             onRetry?.(
@@ -105,6 +112,7 @@ export function createRetryWrapper(options: RetryWrapperOptions): ExecuteWrapper
                 toolName: exec.name,
                 attempt,
                 delayMs,
+                ...(advised === undefined ? {} : { retryAfterMs: advised }),
                 error: Object.freeze({ message: describeThrown(error), info: Object.freeze(info) }),
                 scope: exec.scope,
                 ...(exec.agent === undefined ? {} : { agentId: exec.agent.id }),

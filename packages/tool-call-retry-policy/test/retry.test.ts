@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, defineTool, ToolError, type AnyToolDefinition, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { call, createHarness, ManualClock, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { backoffDelay, resolveRetryPolicyConfig, RetryPolicy, type RetryPolicyConfig, type ToolRetryEvent } from '@deepseek-ai/dsh-tool-call-retry-policy'
+import { backoffDelay, resolveRetryPolicyConfig, retryAfterMs, RetryPolicy, type RetryPolicyConfig, type ToolRetryEvent } from '@deepseek-ai/dsh-tool-call-retry-policy'
 
 let h: Harness | undefined
 let uninstall: (() => void) | undefined
@@ -225,7 +225,89 @@ describe('backoff and config', () => {
     expect(() => resolveRetryPolicyConfig({ initialDelayMs: 500, maxDelayMs: 100 })).toThrow('retry policy config: /maxDelayMs must be at least initialDelayMs (500), got 100')
     expect(() => resolveRetryPolicyConfig({ multiplier: 0.5 })).toThrow('retry policy config: /multiplier must be a number from 1 to 1000, got 0.5')
     expect(() => resolveRetryPolicyConfig({ retryable: 'yes' as never })).toThrow('retry policy config: /retryable must be a function, got string')
+    expect(() => resolveRetryPolicyConfig({ respectRetryAfter: 'yes' as never })).toThrow('retry policy config: /respectRetryAfter must be a boolean, got string')
+    expect(() => resolveRetryPolicyConfig({ maxRetryAfterMs: -1 })).toThrow('retry policy config: /maxRetryAfterMs must be a number from 0 to 2147483647, got -1')
     h = await createHarness()
     await expect(h.ctx.plugin(RetryPolicy, { maxAttempts: 1.5 })).rejects.toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got 1.5')
+  })
+})
+
+/** An HTTP 429 whose response asks for `retryAfter` (a `retry-after` header value). */
+function tooManyRequests(retryAfter: string | undefined): Error {
+  const headers = new Headers(retryAfter === undefined ? {} : { 'retry-after': retryAfter })
+  return Object.assign(new Error('429 Too Many Requests'), { status: 429, headers })
+}
+
+describe('Retry-After', () => {
+  test('retryAfterMs reads retryAfterMs, retry-after-ms and retry-after (seconds or HTTP-date), on the error or its cause', () => {
+    const now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT')
+    expect(retryAfterMs({ retryAfterMs: 1500 }, now)).toBe(1500)
+    expect(retryAfterMs({ retryAfterMs: 12.2 }, now)).toBe(13)
+    expect(retryAfterMs({ headers: new Headers({ 'Retry-After': '3' }) }, now)).toBe(3000)
+    expect(retryAfterMs({ headers: { 'Retry-After-Ms': '250.5', 'retry-after': '9' } }, now)).toBe(251)
+    expect(retryAfterMs({ response: { status: 503, headers: { 'retry-after': 'Wed, 21 Oct 2026 07:28:04 GMT' } } }, now)).toBe(4000)
+    expect(retryAfterMs({ headers: { 'retry-after': 'Wed, 21 Oct 2026 07:27:00 GMT' } }, now)).toBe(0)
+    expect(retryAfterMs({ headers: { 'retry-after': ['5'] } }, now)).toBe(5000)
+    expect(retryAfterMs({ headers: new Map([['retry-after', '7']]) }, now)).toBe(7000)
+    expect(retryAfterMs(new Error('wrapped', { cause: { headers: { 'retry-after': '2' } } }), now)).toBe(2000)
+    // Nothing usable: no advice.
+    expect(retryAfterMs({ headers: { 'retry-after': 'soon' } }, now)).toBeUndefined()
+    expect(retryAfterMs({ headers: { 'retry-after': '-3' } }, now)).toBeUndefined()
+    expect(retryAfterMs({ retryAfterMs: -1 }, now)).toBeUndefined()
+    expect(retryAfterMs({ retryAfterMs: Number.NaN, headers: {} }, now)).toBeUndefined()
+    expect(retryAfterMs(new Error('a', { cause: new Error('b', { cause: { retryAfterMs: 5 } }) }), now)).toBeUndefined()
+    expect(retryAfterMs('429', now)).toBeUndefined()
+  })
+
+  test('a retry waits as long as the server asked; without advice the backoff applies; the event names the advice', async () => {
+    const { h, clock, retries } = await boot([{ plugin: RetryPolicy, config: { ...DETERMINISTIC, maxAttempts: 4 } }])
+    const { tool, starts } = flaky(() => clock, { failures: 3, makeError: (attempt) => tooManyRequests(attempt === 2 ? undefined : '2') })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('ok after 4')
+    // 2 s (advice), 200 ms (backoff of the second retry), 2 s (advice).
+    expect(starts).toEqual([0, 2000, 2200, 4200])
+    expect(r!.meta?.annotations?.retry).toEqual({ attempts: 4, delaysMs: [2000, 200, 2000], errors: ['TOOL_FAILED', 'TOOL_FAILED', 'TOOL_FAILED'] })
+    expect(retries.map((e) => [e.attempt, e.delayMs, e.retryAfterMs])).toEqual([
+      [1, 2000, 2000],
+      [2, 200, undefined],
+      [3, 2000, 2000],
+    ])
+    expect(clock.pending).toBe(0)
+  })
+
+  test('an HTTP-date is counted from Date.now()', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    uninstall?.()
+    uninstall = clock.install({ date: true })
+    clock.now = Date.parse('Wed, 21 Oct 2026 07:28:00 GMT')
+    const start = clock.now
+    const { tool, starts } = flaky(() => clock, { failures: 1, makeError: () => tooManyRequests('Wed, 21 Oct 2026 07:28:05 GMT') })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(text(r)).toBe('ok after 2')
+    expect(starts.map((t) => t - start)).toEqual([0, 5000])
+  })
+
+  test('advice over maxRetryAfterMs ends the call with that failure at once; respectRetryAfter: false keeps the backoff', async () => {
+    const { h, clock, retries } = await boot([{ plugin: RetryPolicy, config: { ...DETERMINISTIC, maxRetryAfterMs: 1000 } }])
+    const { tool, starts } = flaky(() => clock, { failures: 1, makeError: () => tooManyRequests('5') })
+    h.ctx.tools.register(tool)
+    const [r] = await clock.settle(h.execute([call('fetch_status', {}, 'c1')]))
+    expect(code(r)).toBe('TOOL_FAILED')
+    expect(r!.isError && r!.error.message).toBe('429 Too Many Requests')
+    expect(starts).toEqual([0])
+    expect(retries).toEqual([])
+    expect(r!.meta?.annotations?.retry).toBeUndefined()
+    expect(clock.pending).toBe(0)
+    await h.dispose()
+
+    const second = await boot([{ plugin: RetryPolicy, config: { ...DETERMINISTIC, respectRetryAfter: false } }])
+    const flakyAgain = flaky(() => second.clock, { failures: 1, makeError: () => tooManyRequests('5') })
+    second.h.ctx.tools.register(flakyAgain.tool)
+    const [again] = await second.clock.settle(second.h.execute([call('fetch_status', {}, 'c2')]))
+    expect(text(again)).toBe('ok after 2')
+    expect(flakyAgain.starts).toEqual([0, 100])
+    expect(second.retries.map((e) => [e.delayMs, e.retryAfterMs])).toEqual([[100, undefined]])
   })
 })
