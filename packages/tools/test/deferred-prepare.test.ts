@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, createHarness, objectCall, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 // A batch's calls are looked up when the batch is submitted; each call's arguments are parsed,
 // validated and checked when the call reaches policy (after the previous call's body started).
@@ -125,5 +125,27 @@ describe('a batch prepares each call when it reaches policy', () => {
     expect(codes(results)).toEqual(['ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS', 'INVALID_ARGS'])
     expect(results[0]!.isError && results[0]!.error.message).toBe('Tool call was cancelled before it started')
     expect(trace).toEqual(['check:1', 'check:-1'])
+  })
+})
+
+describe('deferring a call\'s arguments keeps the outcome of preparing it at submission', () => {
+  test('object arguments are taken at submission: the caller changing them while an earlier call runs changes nothing', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    h.ctx.tools.register(checked(trace, true))
+    // Providers that send objects (Anthropic `tool_use.input`): the caller still holds them.
+    const second = { n: 2 }
+    const third = { n: 3 }
+    h.ctx.tools.on('tools/pre-execute', (exec, next) => {
+      if (exec.callId === 'c1') {
+        second.n = -2
+        third.n = 30
+      }
+      return next()
+    })
+    const results = await h.execute([objectCall('work', { n: 1 }, 'c1'), objectCall('work', second, 'c2'), objectCall('work', third, 'c3')])
+    expect(codes(results)).toEqual(['ok', 'ok', 'ok'])
+    expect(results.map((r) => (r.isError ? r.error.message : r.value))).toEqual([1, 2, 3])
+    expect(trace).toEqual(['check:1', 'check:2', 'check:3', 'body:c1', 'body:c2', 'body:c3'])
   })
 })
