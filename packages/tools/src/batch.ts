@@ -409,7 +409,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
    * JSON text is looked up now: the call's state, its parsed and validated arguments and its execution wait until the policy cursor
    * reaches it (`advancePolicy`), so a large batch, or many batches at once, do not hold every
    * call's arguments and execution before the first body runs. The outcome is the same as
-   * preparing at once: the caller's signal is read at submission (a batch submitted after an
+   * preparing at once: the caller's signal is read at submission (a call submitted after an
    * abort is prepared at once).
    */
   const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void => {
@@ -421,8 +421,10 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       call = normalized.call
       const found = lookUp(call, normalized.problem, index, run)
       // Only text arguments wait: an object the caller still holds could change before policy,
-      // so it is snapshotted (prepared) now, as it always was.
-      if (deferArguments && typeof call.arguments === 'string' && 'definition' in found) {
+      // so it is snapshotted (prepared) now, as it always was. The signal is read per call: one
+      // that aborted while the batch was being submitted (a log append, a lookup) fails the
+      // later calls here, as preparing each call as it was submitted did.
+      if (deferArguments && typeof call.arguments === 'string' && !run.signal.aborted && 'definition' in found) {
         deferredCalls[index] = call
         deferredTools[index] = found
       } else {
@@ -460,7 +462,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     submitAll(entries) {
       if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
       const from = submitted
-      const defer = options.onCallStart === undefined && !run.signal.aborted
+      const defer = options.onCallStart === undefined
       for (const entry of entries) enqueue(entry, defer)
       if (entries.length === 0) return Promise.resolve([])
       const done = new Promise<readonly ToolResult[]>((resolve) => {

@@ -149,3 +149,33 @@ describe('deferring a call\'s arguments keeps the outcome of preparing it at sub
     expect(trace).toEqual(['check:1', 'check:2', 'check:3', 'body:c1', 'body:c2', 'body:c3'])
   })
 })
+
+describe('an abort during submission', () => {
+  test('a caller abort while the batch is being submitted fails every later call in prepare, as when each call was prepared as it was submitted', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    h.ctx.tools.register(checked(trace, true))
+    h.ctx.tools.on('tools/pre-execute', (exec) => {
+      trace.push(`pre:${exec.callId}`)
+      return { type: 'deny', reason: 'not today' }
+    })
+    h.ctx.tools.on('tools/post-execute', (exec, draft, next) => {
+      trace.push(`post:${exec.callId}`)
+      return next()
+    })
+    const controller = new AbortController()
+    // A session log that aborts the turn once it has recorded the first call (say, it could not persist it).
+    const log = {
+      append(event: { readonly type: string; readonly callId: string }): void {
+        trace.push(`log:${event.type}:${event.callId}`)
+        if (event.type === 'tool/call' && event.callId === 'c1') controller.abort()
+      },
+    }
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: -3 }, 'c3')], { signal: controller.signal, log })
+    expect(codes(results)).toEqual(['TOOL_DENIED', 'ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS'])
+    // c1 was prepared before the abort: it reaches policy (denied before the abort is looked at)
+    // and post-execute. c2 and c3 were submitted after it: they fail in prepare, no listener runs.
+    expect(trace.filter((t) => !t.startsWith('check:') && !t.startsWith('log:tool/result'))).toEqual(['log:tool/call:c1', 'log:tool/call:c2', 'log:tool/call:c3', 'pre:c1', 'post:c1'])
+    expect(trace.filter((t) => t.startsWith('check:')).sort()).toEqual(['check:-3', 'check:1', 'check:2'])
+  })
+})
