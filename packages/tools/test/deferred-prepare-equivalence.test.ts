@@ -9,7 +9,8 @@
  *
  * Random: tools (raw JSON Schema with repair, or zod; parallel, exclusive, argument-dependent or
  * throwing `isConcurrencySafe`), calls (JSON text, an object the caller changes after
- * submission, a numeric string repaired, a byte-order mark, invalid, bad JSON, unknown tool,
+ * submission, a numeric string repaired, a byte-order mark, invalid, a throwing Standard Schema
+ * validator, bad JSON, unknown tool,
  * malformed entry), outcomes (success, throw, deny, ask → approve / reject, guard deny, block),
  * how many microtasks each policy and body waits, the pool bound, and where the caller aborts
  * (never, before submission, right after submission, while the batch is being submitted — in a
@@ -25,9 +26,9 @@ import { defineRawTool, defineTool, type JsonObject, type JsonValue, type RawToo
 import { createHarness, propertyParameters, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 type Concurrency = 'parallel' | 'exclusive' | 'by-args' | 'throws'
-type ArgsKind = 'text' | 'object' | 'numeric-string' | 'bom' | 'negative' | 'bad-json' | 'not-object' | 'unknown-tool' | 'malformed'
+type ArgsKind = 'text' | 'object' | 'numeric-string' | 'bom' | 'negative' | 'check-throws' | 'bad-json' | 'not-object' | 'unknown-tool' | 'malformed'
 type Outcome = 'success' | 'throw' | 'deny' | 'ask-approve' | 'ask-reject' | 'guard-deny' | 'block'
-type Stage = 'log-call' | 'pre' | 'approval' | 'guard' | 'wrap' | 'body' | 'post' | 'result'
+type Stage = 'log-call' | 'pre' | 'approval' | 'guard' | 'wrap' | 'body' | 'body-end' | 'post' | 'result'
 type AbortPlan = { readonly at: 'none' | 'before' | 'after-submit' } | { readonly at: 'stage'; readonly call: number; readonly stage: Stage }
 
 interface ToolModel {
@@ -53,7 +54,10 @@ interface BatchModel {
   readonly mutateAt: number | undefined
 }
 
-const STAGES: readonly Stage[] = ['log-call', 'pre', 'approval', 'guard', 'wrap', 'body', 'post', 'result']
+/** The `n` a zod tool's refinement throws on (a raw tool accepts it). */
+const BOOM = 1000
+
+const STAGES: readonly Stage[] = ['log-call', 'pre', 'approval', 'guard', 'wrap', 'body', 'body-end', 'post', 'result']
 
 const batchArb: fc.Arbitrary<BatchModel> = fc
   .record({
@@ -63,7 +67,7 @@ const batchArb: fc.Arbitrary<BatchModel> = fc
         tool: fc.nat(2),
         argsKind: fc.oneof(
           { weight: 6, arbitrary: fc.constantFrom<ArgsKind>('text', 'object') },
-          { weight: 3, arbitrary: fc.constantFrom<ArgsKind>('numeric-string', 'bom', 'negative', 'bad-json', 'not-object', 'unknown-tool', 'malformed') },
+          { weight: 3, arbitrary: fc.constantFrom<ArgsKind>('numeric-string', 'bom', 'negative', 'check-throws', 'bad-json', 'not-object', 'unknown-tool', 'malformed') },
         ),
         n: fc.nat(99),
         par: fc.boolean(),
@@ -134,7 +138,7 @@ async function deploy(model: BatchModel): Promise<{ h: Harness; run: (mode: 'def
   const byId = new Map<string, CallModel>()
   model.calls.forEach((c, i) => byId.set(`c${i}`, c))
   const plan = model.abort
-  const record = (stage: Stage | 'body-end', id: string, extra = ''): void => {
+  const record = (stage: Stage, id: string, extra = ''): void => {
     trace.push(`${stage}:${id}${extra}`)
     if (plan.at === 'stage' && stage === plan.stage && id === `c${plan.call}`) controller.abort(new Error('stage abort'))
   }
@@ -183,6 +187,7 @@ async function deploy(model: BatchModel): Promise<{ h: Harness; run: (mode: 'def
           description: `zod tool ${t}`,
           parameters: z.object({ id: z.string(), n: z.number().int(), par: z.boolean() }).refine((args) => {
             checks.push(`check:${args.id}`)
+            if (args.n === BOOM) throw new Error('validator crashed')
             return args.n >= 0
           }, 'n must not be negative'),
           output: { schema: z.object({ tool: z.number(), n: z.number() }), render: (_args, value) => [{ type: 'text', text: `tool ${value.tool}: ${value.n}` }] },
@@ -254,6 +259,8 @@ async function deploy(model: BatchModel): Promise<{ h: Harness; run: (mode: 'def
         return { callId: id, name, arguments: `\uFEFF${JSON.stringify(args)}` }
       case 'negative':
         return { callId: id, name, arguments: JSON.stringify({ ...args, n: -1 - c.n }) }
+      case 'check-throws':
+        return { callId: id, name, arguments: JSON.stringify({ ...args, n: BOOM }) }
       case 'bad-json':
         return { callId: id, name, arguments: `{"id": "${id}", "n": ` }
       case 'not-object':
