@@ -462,6 +462,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     submitAll(entries) {
       if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
       const from = submitted
+      // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
       const defer = options.onCallStart === undefined
       for (const entry of entries) enqueue(entry, defer)
       if (entries.length === 0) return Promise.resolve([])
