@@ -67,7 +67,7 @@ export interface StageHooks {
 /** What the registry supplies to the stages. */
 export interface PipelineHost {
   /** The executable definition for `name` in `scope` under `toolSet`, or the names a model may call instead. */
-  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { readonly definition: AnyToolDefinition; readonly parameters: JsonSchemaNode } | { readonly available: readonly string[] }
+  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { readonly available: readonly string[] }
   hooks(scope: Scope): StageHooks
   readonly config: PipelineConfig
   /** Reports a contained failure (a throwing `tools/result` listener, a log append). */
