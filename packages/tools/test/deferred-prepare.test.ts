@@ -3,8 +3,9 @@ import { z } from 'zod'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { call, createHarness, objectCall, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
-// A batch's calls are looked up when the batch is submitted; each call's arguments are parsed,
-// validated and checked when the call reaches policy (after the previous call's body started).
+// A batch's calls are looked up when the batch is submitted; each call's arguments (JSON text;
+// an object the caller holds is taken at submission) are parsed, validated and checked when the
+// call reaches policy (after the previous call's body started).
 // The outcomes are those of preparing every call at once; only the time the arguments are
 // handled moves, so a large batch (or many batches at once) does not hold every call's parsed
 // arguments and execution before the first body runs.
