@@ -111,7 +111,7 @@ export interface BatchRunner extends CallRunner {
  * fed a whole batch; the PTC executor feeds it sub-calls as the program issues them.
  *
  * Scheduling: calls are looked up as they are submitted (`submit` also prepares its call's
- * arguments then; `submitAll` leaves each call's arguments until the call reaches policy); the
+ * arguments then; `submitAll` leaves each call's JSON-text arguments until the call reaches policy); the
  * later stages advance in one pass (a "pump") a microtask later, so a caller that aborts right after submitting is still seen
  * before any policy runs. Each stage keeps submission order through a cursor — policy, start
  * (pool admission) and completion (post-execute → finalize → observe) — and a stage that
@@ -405,11 +405,11 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   }
 
   /**
-   * Stage 1 for one entry. With `deferArguments`, only the tool is looked up now: the call's
-   * state, its parsed and validated arguments and its execution wait until the policy cursor
+   * Stage 1 for one entry. With `deferArguments`, only the tool of a call whose arguments are
+   * JSON text is looked up now: the call's state, its parsed and validated arguments and its execution wait until the policy cursor
    * reaches it (`advancePolicy`), so a large batch, or many batches at once, do not hold every
    * call's arguments and execution before the first body runs. The outcome is the same as
-   * preparing at once: the caller's signal is read at submission (a batch submitted after an
+   * preparing at once: the caller's signal is read at submission (a call submitted after an
    * abort is prepared at once).
    */
   const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void => {
@@ -420,7 +420,11 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       const normalized = normalizeEntry(entry, index)
       call = normalized.call
       const found = lookUp(call, normalized.problem, index, run)
-      if (deferArguments && 'definition' in found) {
+      // Only text arguments wait: an object the caller still holds could change before policy,
+      // so it is snapshotted (prepared) now, as it always was. The signal is read per call: one
+      // that aborted while the batch was being submitted (a log append, a lookup) fails the
+      // later calls here, as preparing each call as it was submitted did.
+      if (deferArguments && typeof call.arguments === 'string' && !run.signal.aborted && 'definition' in found) {
         deferredCalls[index] = call
         deferredTools[index] = found
       } else {
@@ -458,7 +462,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     submitAll(entries) {
       if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
       const from = submitted
-      const defer = options.onCallStart === undefined && !run.signal.aborted
+      // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
+      const defer = options.onCallStart === undefined
       for (const entry of entries) enqueue(entry, defer)
       if (entries.length === 0) return Promise.resolve([])
       const done = new Promise<readonly ToolResult[]>((resolve) => {

@@ -67,7 +67,7 @@ export interface StageHooks {
 /** What the registry supplies to the stages. */
 export interface PipelineHost {
   /** The executable definition for `name` in `scope` under `toolSet`, or the names a model may call instead. */
-  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { readonly definition: AnyToolDefinition; readonly parameters: JsonSchemaNode } | { readonly available: readonly string[] }
+  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { readonly available: readonly string[] }
   hooks(scope: Scope): StageHooks
   readonly config: PipelineConfig
   /** Reports a contained failure (a throwing `tools/result` listener, a log append). */
@@ -1051,7 +1051,7 @@ function defectMessage(name: string, error: unknown): string {
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
 export function defectState(entry: unknown, index: number, error: unknown): CallState {
   const { call } = normalizeEntry(entry, index)
-  return { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }) }
+  return createState(call, index, failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }))
 }
 
 /** The result of a call whose stages hit a defect (never expected; reported by the runner). */

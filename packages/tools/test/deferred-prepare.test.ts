@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, createHarness, objectCall, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
-// A batch's calls are looked up when the batch is submitted; each call's arguments are parsed,
-// validated and checked when the call reaches policy (after the previous call's body started).
+// A batch's calls are looked up when the batch is submitted; each call's arguments (JSON text;
+// an object the caller holds is taken at submission) are parsed, validated and checked when the
+// call reaches policy (after the previous call's body started).
 // The outcomes are those of preparing every call at once; only the time the arguments are
 // handled moves, so a large batch (or many batches at once) does not hold every call's parsed
 // arguments and execution before the first body runs.
@@ -125,5 +126,57 @@ describe('a batch prepares each call when it reaches policy', () => {
     expect(codes(results)).toEqual(['ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS', 'INVALID_ARGS'])
     expect(results[0]!.isError && results[0]!.error.message).toBe('Tool call was cancelled before it started')
     expect(trace).toEqual(['check:1', 'check:-1'])
+  })
+})
+
+describe('deferring a call\'s arguments keeps the outcome of preparing it at submission', () => {
+  test('object arguments are taken at submission: the caller changing them while an earlier call runs changes nothing', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    h.ctx.tools.register(checked(trace, true))
+    // Providers that send objects (Anthropic `tool_use.input`): the caller still holds them.
+    const second = { n: 2 }
+    const third = { n: 3 }
+    h.ctx.tools.on('tools/pre-execute', (exec, next) => {
+      if (exec.callId === 'c1') {
+        second.n = -2
+        third.n = 30
+      }
+      return next()
+    })
+    const results = await h.execute([objectCall('work', { n: 1 }, 'c1'), objectCall('work', second, 'c2'), objectCall('work', third, 'c3')])
+    expect(codes(results)).toEqual(['ok', 'ok', 'ok'])
+    expect(results.map((r) => (r.isError ? r.error.message : r.value))).toEqual([1, 2, 3])
+    expect(trace).toEqual(['check:1', 'check:2', 'check:3', 'body:c1', 'body:c2', 'body:c3'])
+  })
+})
+
+describe('an abort during submission', () => {
+  test('a caller abort while the batch is being submitted fails every later call in prepare, as when each call was prepared as it was submitted', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    h.ctx.tools.register(checked(trace, true))
+    h.ctx.tools.on('tools/pre-execute', (exec) => {
+      trace.push(`pre:${exec.callId}`)
+      return { type: 'deny', reason: 'not today' }
+    })
+    h.ctx.tools.on('tools/post-execute', (exec, draft, next) => {
+      trace.push(`post:${exec.callId}`)
+      return next()
+    })
+    const controller = new AbortController()
+    // A session log that aborts the turn once it has recorded the first call (say, it could not persist it).
+    const log = {
+      append(event: { readonly type: string; readonly callId: string }): void {
+        trace.push(`log:${event.type}:${event.callId}`)
+        if (event.type === 'tool/call' && event.callId === 'c1') controller.abort()
+      },
+    }
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: -3 }, 'c3')], { signal: controller.signal, log })
+    expect(codes(results)).toEqual(['TOOL_DENIED', 'ABORTED_BEFORE_DISPATCH', 'INVALID_ARGS'])
+    // c1 was prepared before the abort: it reaches policy (denied before the abort is looked at)
+    // and post-execute. c2 and c3 were submitted after it: they fail in prepare, no listener runs.
+    expect(trace.filter((t) => !t.startsWith('check:') && !t.startsWith('log:tool/result'))).toEqual(['log:tool/call:c1', 'log:tool/call:c2', 'log:tool/call:c3', 'pre:c1', 'post:c1'])
+    expect(trace.filter((t) => t.startsWith('check:')).sort()).toEqual(['check:-3', 'check:1', 'check:2'])
   })
 })
