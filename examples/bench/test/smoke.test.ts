@@ -73,6 +73,7 @@ describe('pnpm bench:smoke', () => {
     const p = results.ptc
     if ('skipped' in p) throw new Error(`ptc skipped: ${p.skipped}`)
     expect(p.subCalls).toBe(5)
+    expect([p.firstRun.startMs.n, p.firstRun.trivialMs.n, p.firstRun.subCallMs.n]).toEqual([2, 1, 1])
     expect(p.task.native.calls).toBe(5)
     expect(p.task.ptc.calls).toBe(1)
     expect(p.task.native.resultBytes).toBeGreaterThan(p.task.ptc.resultBytes)
@@ -121,7 +122,7 @@ describe('pnpm bench:smoke', () => {
     for (const heading of ['## Machine and versions', '## Targets', '## 1. Batch overhead', '## 2. Floor', '## 3. Scheduling', '## 4. Scale', '## 5. Programmatic tool calling (PTC)', '## 6. At scale and allocations', '## Optimisations']) {
       expect(md).toContain(heading)
     }
-    expect(checkTargets(results).map((c) => c.target)).toEqual(expect.arrayContaining(['Per-call overhead without listener, guard, wrapper within 3× the floor', 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs', 'Bytes allocated per call measured, and halved']))
+    expect(checkTargets(results).map((c) => c.target)).toEqual(expect.arrayContaining(['Per-call overhead without listener, guard, wrapper within 3× the floor', 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs', 'Bytes allocated per call measured, and halved', 'PTC first run after plugin start under 20 ms', 'PTC sub-call under 150 µs through the full pipeline']))
     const svg = renderBatchChart(results)
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.match(/<\/title><\/rect>/g)).toHaveLength(2 * 2 * BATCH_SYSTEMS.length)
