@@ -11,6 +11,7 @@ import { SCALE_SYSTEMS } from '../src/workloads/scale'
 import { PLUGIN_SYSTEMS } from '../src/workloads/plugins'
 import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
+import { parseFirstRunSample } from '../src/workloads/ptc-first'
 import { judgeRegression } from '../src/regression'
 
 describe('pnpm bench:smoke', () => {
@@ -102,6 +103,12 @@ describe('pnpm bench:smoke', () => {
     expect([parsed.steadyMs.median, parsed.perSubCallSequentialUs, parsed.perSubCallParallelUs]).toEqual([2, 1500, 1000])
     expect(() => parsePeerOutput(JSON.stringify({ ...good, parallelMs: [] }))).toThrow('code-mode peer: /parallelMs is not a non-empty number array')
     expect(() => parsePeerOutput(JSON.stringify({ ...good, task: { ...good.task, answer: 1 } }))).toThrow('code-mode peer: /task/answer is not a string')
+  })
+
+  test('ptc: a malformed first-run sample names the bad field', () => {
+    expect(parseFirstRunSample('noise\n{"startMs":500,"firstMs":12.5,"text":"1"}\n')).toEqual({ startMs: 500, firstMs: 12.5, text: '1' })
+    expect(() => parseFirstRunSample('{"startMs":500,"text":"1"}')).toThrow('ptc first run: the child printed no number "firstMs": {"startMs":500,"text":"1"}')
+    expect(() => parseFirstRunSample('{"startMs":500,"firstMs":1}')).toThrow('ptc first run: the child printed no "text"')
   })
 
   test('at scale: both batch sizes, the agents round, the heap repeats and three allocation figures', () => {

@@ -4,8 +4,8 @@
  *
  * - the first `run_code` after plugin start (the `PtcExecutor` plugin awaits the runtime's
  *   `warmUp()`: worker boot, WebAssembly compile, esbuild's service, a warm-up program with
- *   sub-calls): a trivial program, and a program with one sub-call, each on harnesses of their
- *   own; then steady runs of a trivial program;
+ *   sub-calls) of a trivial program and of a program with one sub-call, each in fresh
+ *   processes (`./ptc-first`); then steady runs of a trivial program;
  * - per-sub-call overhead: a program awaiting K calls of the trivial `add` tool one by one,
  *   and K calls at once (`Promise.all`), minus the trivial program, divided by K;
  * - model-facing bytes of a fixed multi-call task (look up 20 inventory records, report the
@@ -19,7 +19,7 @@ import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { alternate } from '../sampler'
-import { summarize, type Summary } from '../stats'
+import { measureFirstRuns, type PtcFirstRun } from './ptc-first'
 import { dshAddTool } from '../systems/dsh'
 import { ptcTimings, runCodeModePeer, type CodeModePeerResult, type PtcTimings } from './ptc-code-mode'
 
@@ -31,8 +31,10 @@ export interface PtcConfig {
   readonly warmup: number
   /** Records looked up by the bytes task. */
   readonly lookups: number
-  /** Fresh harnesses booted for each first-run measurement (the median is reported). */
+  /** Fresh processes started per program for the first-run measurement (the median is reported). */
   readonly boots: number
+  /** Which code those processes run: the bundle in `dist/` or the sources (through tsx). */
+  readonly build: 'bundle' | 'source'
   /** Kill the code-mode peer's child process after this long, ms. */
   readonly peerTimeoutMs: number
   readonly log: (line: string) => void
@@ -50,24 +52,11 @@ export interface TaskBytes {
   readonly calls: number
 }
 
-/**
- * The first `run_code` after plugin start, each on a fresh harness booted the way a user boots
- * one (`createHarness` with the `PtcExecutor` plugin, which awaits the runtime's warm-up).
- */
-export interface PtcFirstRun {
-  /** Plugin start (harness boot including the executor's warm-up), ms, one sample per boot. */
-  readonly startMs: Summary
-  /** The first `run_code` of `return 1` after plugin start, ms. */
-  readonly trivialMs: Summary
-  /** The first `run_code` of a program with one `add` sub-call after plugin start (another harness), ms. */
-  readonly subCallMs: Summary
-}
-
 /** The workload's result: the timings of our PTC executor, the bytes task and the code-mode peer. */
 export interface PtcResult extends PtcTimings {
   /** First `run_code` (trivial program) on the harness the timings use, after its plugin start, ms. */
   readonly coldMs: number
-  /** First runs after plugin start on fresh harnesses. */
+  /** First runs after plugin start, in fresh processes. */
   readonly firstRun: PtcFirstRun
   readonly task: { readonly lookups: number; readonly native: TaskBytes; readonly ptc: TaskBytes; readonly resultRatio: number; readonly totalRatio: number; readonly answer: string }
   /** The same measurements for the Vercel AI SDK's code mode (Node 22 child), or why not. */
@@ -196,44 +185,10 @@ export async function measurePtcPrograms(
   return { firstMs, timings: ptcTimings({ steady, sequential: seq, parallel: par }, k) }
 }
 
-/** A program with one `add` sub-call (returns 3). */
-const ONE_SUB_CALL = "return (await tools.add({ a: 1, b: 2, label: 'x' })).sum"
-
-/**
- * Boots `boots` fresh harnesses per program and times their first `run_code` (trivial, then one
- * sub-call, each on harnesses of its own, alternating) and their plugin start.
- *
- * @throws Error when a first run fails or prints a wrong value.
- */
-export async function measureFirstRuns(boots: number): Promise<PtcFirstRun> {
-  const start: number[] = []
-  const trivial: number[] = []
-  const subCall: number[] = []
-  for (let i = 0; i < boots; i++) {
-    for (const [program, expected, samples] of [
-      ['return 1', '1', trivial],
-      [ONE_SUB_CALL, '3', subCall],
-    ] as const) {
-      const t0 = performance.now()
-      const h = await boot('ptc')
-      start.push(performance.now() - t0)
-      try {
-        const t1 = performance.now()
-        const text = textOf((await runCode(h, 'first', program))[0], 'ptc first run')
-        samples.push(performance.now() - t1)
-        if (text !== expected) throw new Error(`ptc first run: ${JSON.stringify(program)} printed ${JSON.stringify(text)}`)
-      } finally {
-        await h.dispose()
-      }
-    }
-  }
-  return { startMs: summarize(start), trivialMs: summarize(trivial), subCallMs: summarize(subCall) }
-}
-
 /** Runs the PTC workload. */
 export async function runPtc(config: PtcConfig): Promise<PtcResult> {
   const k = config.subCalls
-  const firstRun = await measureFirstRuns(config.boots)
+  const firstRun = await measureFirstRuns(config.boots, config.build)
   const h = await boot('ptc')
   try {
     const trivial = 'return 1'
