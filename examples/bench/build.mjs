@@ -3,7 +3,8 @@
 // sources) into dist/ with esbuild, the way tsup builds the published packages: no keepNames
 // helpers, ES2022, Node 20. Third-party packages (the peers, ajv, cordis, quickjs, …) stay
 // external and are imported from their installed location, exactly as users would load them.
-// Usage: node build.mjs [entry ...]   (default: src/main.ts)
+// Usage: node build.mjs [entry ...]   (default: src/main.ts and src/ptc-first-main.ts, the child
+// process of the PTC first-run measurement)
 import { build } from 'esbuild'
 import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -44,7 +45,7 @@ const originalImportMetaUrl = {
 }
 
 await build({
-  entryPoints: (entries.length > 0 ? entries : ['src/main.ts']).map((e) => join(here, e)),
+  entryPoints: (entries.length > 0 ? entries : ['src/main.ts', 'src/ptc-first-main.ts']).map((e) => join(here, e)),
   outdir: join(here, 'dist'),
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -88,7 +88,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   )
   let ptc: PtcResult | { skipped: string }
   try {
-    ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: 3, lookups: 20, peerTimeoutMs: 300_000, log }))
+    ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, boots: 1, build: options.build, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: 3, lookups: 20, boots: 5, build: options.build, peerTimeoutMs: 300_000, log }))
   } catch (error) {
     const reason = describeThrown(error)
     log(`ptc: skipped (${reason})`)

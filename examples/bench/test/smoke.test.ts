@@ -11,6 +11,7 @@ import { SCALE_SYSTEMS } from '../src/workloads/scale'
 import { PLUGIN_SYSTEMS } from '../src/workloads/plugins'
 import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
+import { parseFirstRunSample } from '../src/workloads/ptc-first'
 import { judgeRegression } from '../src/regression'
 
 describe('pnpm bench:smoke', () => {
@@ -73,6 +74,7 @@ describe('pnpm bench:smoke', () => {
     const p = results.ptc
     if ('skipped' in p) throw new Error(`ptc skipped: ${p.skipped}`)
     expect(p.subCalls).toBe(5)
+    expect([p.firstRun.startMs.n, p.firstRun.trivialMs.n, p.firstRun.subCallMs.n]).toEqual([2, 1, 1])
     expect(p.task.native.calls).toBe(5)
     expect(p.task.ptc.calls).toBe(1)
     expect(p.task.native.resultBytes).toBeGreaterThan(p.task.ptc.resultBytes)
@@ -103,6 +105,12 @@ describe('pnpm bench:smoke', () => {
     expect(() => parsePeerOutput(JSON.stringify({ ...good, task: { ...good.task, answer: 1 } }))).toThrow('code-mode peer: /task/answer is not a string')
   })
 
+  test('ptc: a malformed first-run sample names the bad field', () => {
+    expect(parseFirstRunSample('noise\n{"startMs":500,"firstMs":12.5,"text":"1"}\n')).toEqual({ startMs: 500, firstMs: 12.5, text: '1' })
+    expect(() => parseFirstRunSample('{"startMs":500,"text":"1"}')).toThrow('ptc first run: the child printed no number "firstMs": {"startMs":500,"text":"1"}')
+    expect(() => parseFirstRunSample('{"startMs":500,"firstMs":1}')).toThrow('ptc first run: the child printed no "text"')
+  })
+
   test('at scale: both batch sizes, the agents round, the heap repeats and three allocation figures', () => {
     const s = results.atScale
     expect([s.cost.small.n, s.cost.large.n, s.cost.agents.agents, s.cost.agents.callsPerAgent]).toEqual([10, 30, 3, 4])
@@ -121,7 +129,7 @@ describe('pnpm bench:smoke', () => {
     for (const heading of ['## Machine and versions', '## Targets', '## 1. Batch overhead', '## 2. Floor', '## 3. Scheduling', '## 4. Scale', '## 5. Programmatic tool calling (PTC)', '## 6. At scale and allocations', '## Optimisations']) {
       expect(md).toContain(heading)
     }
-    expect(checkTargets(results).map((c) => c.target)).toEqual(expect.arrayContaining(['Per-call overhead without listener, guard, wrapper within 3× the floor', 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs', 'Bytes allocated per call measured, and halved']))
+    expect(checkTargets(results).map((c) => c.target)).toEqual(expect.arrayContaining(['Per-call overhead without listener, guard, wrapper within 3× the floor', 'Extra cost of one listener + guard + wrapper per call ≤ 1 µs', 'Bytes allocated per call measured, and halved', 'PTC first run after plugin start under 20 ms', 'PTC sub-call under 150 µs through the full pipeline']))
     const svg = renderBatchChart(results)
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.match(/<\/title><\/rect>/g)).toHaveLength(2 * 2 * BATCH_SYSTEMS.length)

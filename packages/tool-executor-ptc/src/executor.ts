@@ -50,8 +50,10 @@ export interface PtcExecutorConfig {
   readonly timeoutMs?: number
   /**
    * Whether the `PtcExecutor` plugin pays the runtime's start-up (the default runtime: engine
-   * worker boot, WebAssembly compile, ~0.1–1 s once per process; a given runtime: its `warmUp`,
-   * when it has one) at plugin start instead of on the first `run_code`. Default `true`.
+   * worker boot, WebAssembly compile, a warm-up program with sub-calls and a wait of at most
+   * 300 ms for V8's background compilation, ~0.3–1 s once per process, see
+   * `QuickJsCodeRuntime.warmUp`; a given runtime: its `warmUp`, when it has one) at plugin start
+   * instead of on the first `run_code`. Default `true`.
    */
   readonly warmUp?: boolean
 }

@@ -86,9 +86,13 @@ const cache = new Map<string, StripResult>()
  * process; the synchronous call adds a hop through a helper thread), with the results of the last
  * 64 programs up to 16 KiB kept, so a program run again (a retry, a repeated check) is not stripped
  * again. The results are immutable. Never rejects.
+ *
+ * @param options `cache: false` strips without reading or filling the cache (the runtime's
+ *   warm-up program leaves no entry behind).
  */
-export async function stripProgramCached(source: string): Promise<StripResult> {
-  const cached = cache.get(source)
+export async function stripProgramCached(source: string, options: { readonly cache?: boolean } = {}): Promise<StripResult> {
+  const useCache = options.cache !== false
+  const cached = useCache ? cache.get(source) : undefined
   if (cached !== undefined) {
     cache.delete(source)
     cache.set(source, cached)
@@ -101,7 +105,7 @@ export async function stripProgramCached(source: string): Promise<StripResult> {
   } catch (error) {
     result = { error: toStripError(error, 1, program.lines, program.lastLineLength) }
   }
-  if (source.length <= CACHE_MAX_SOURCE) {
+  if (useCache && source.length <= CACHE_MAX_SOURCE) {
     cache.set(source, result)
     if (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string)
   }

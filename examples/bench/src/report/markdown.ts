@@ -68,7 +68,7 @@ function renderPtcPython(r: BenchResults): string[] {
       ['measurement', 'TypeScript (QuickJS)', 'Python (Pyodide)', 'Python target'],
       [
         [`warm-up (plugin start; Pyodide from ${py.snapshot === 'none' ? 'a full boot' : 'its memory snapshot'})`, '—', `**${f(py.warmUpMs)} ms**`, '< 3,000 ms'],
-        ['first run after warm-up (`return 1`)', tsCell((p) => `${f(p.coldMs)} ms (first in the process)`), `**${f(py.firstRunMs)} ms**`, '< 50 ms'],
+        ['first run after warm-up (`return 1`)', tsCell((p) => `${f(p.firstRun.trivialMs.median)} ms`), `**${f(py.firstRunMs)} ms**`, '< 50 ms'],
         ['steady run (`return 1`)', tsCell((p) => `${f(p.steadyMs.median)} ms`), `**${f(py.steadyMs.median)} ms** (${spread(py.steadyMs, 'ms')})`, '< 20 ms'],
         ['per sub-call, one by one', tsCell((p) => `${f(p.perSubCallSequentialUs)} µs`), `**${f(py.perSubCallSequentialUs)} µs**`, '< 300 µs'],
         ['per sub-call, all at once (`Promise.all` / `asyncio.gather`)', tsCell((p) => `${f(p.perSubCallParallelUs)} µs`), `**${f(py.perSubCallParallelUs)} µs**`, '—'],
@@ -140,7 +140,13 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
     met: v.compilesAtRegistration === 0 && v.compilesAtSteadyCalls === 0 && v.compilesAtFirstCalls <= v.distinctSchemasCalled,
   })
   if (isPtc(r.ptc)) {
-    checks.push({ target: 'PTC steady `run_code` under 5 ms', measured: `${f(r.ptc.steadyMs.median)} ms (cold ${f(r.ptc.coldMs)} ms)`, met: r.ptc.steadyMs.median < 5 })
+    checks.push({ target: 'PTC steady `run_code` under 5 ms', measured: `${f(r.ptc.steadyMs.median)} ms`, met: r.ptc.steadyMs.median < 5 })
+    const first = r.ptc.firstRun
+    checks.push({
+      target: 'PTC first run after plugin start under 20 ms',
+      measured: `${f(first.trivialMs.median)} ms (\`return 1\`), ${f(first.subCallMs.median)} ms with one sub-call (medians of ${first.trivialMs.n} fresh processes each; plugin start ${f(first.startMs.median)} ms)`,
+      met: first.trivialMs.median < 20 && first.subCallMs.median < 20,
+    })
     checks.push({
       target: 'PTC sub-call under 150 µs through the full pipeline',
       measured: `${f(r.ptc.perSubCallSequentialUs)} µs awaited one by one, ${f(r.ptc.perSubCallParallelUs)} µs with \`Promise.all\``,
@@ -381,7 +387,9 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
       table(
         ['measurement', `dsh-tools PTC (Node ${r.meta.node.replace(/^v/, '')}) median`, 'p25–p75', `${cmName} median`, 'p25–p75'],
         [
-          ['cold run (first in the process, `return 1`)', `${f(p.coldMs)} ms`, '—', cmCell((m) => `${f(m.coldMs)} ms`), '—'],
+          ['plugin start (`PtcExecutor` with its warm-up; code mode: loading `ai` + code mode)', `${f(p.firstRun.startMs.median)} ms`, spread(p.firstRun.startMs, 'ms'), cmCell((m) => `${f(m.importMs)} ms`), '—'],
+          ['first run after plugin start (`return 1`; code mode: first in its process)', `**${f(p.firstRun.trivialMs.median)} ms**`, spread(p.firstRun.trivialMs, 'ms'), cmCell((m) => `${f(m.coldMs)} ms`), '—'],
+          ['first run after plugin start, one sub-call', `**${f(p.firstRun.subCallMs.median)} ms**`, spread(p.firstRun.subCallMs, 'ms'), '—', '—'],
           ['steady run (`return 1`)', `**${f(p.steadyMs.median)} ms**`, spread(p.steadyMs, 'ms'), cmCell((m) => `**${f(m.steadyMs.median)} ms**`), cmCell((m) => spread(m.steadyMs, 'ms'))],
           [`${p.subCalls} sub-calls awaited one by one`, `${f(p.sequentialMs.median)} ms`, spread(p.sequentialMs, 'ms'), cmCell((m) => `${f(m.sequentialMs.median)} ms`), cmCell((m) => spread(m.sequentialMs, 'ms'))],
           [`${p.subCalls} sub-calls with \`Promise.all\``, `${f(p.parallelMs.median)} ms`, spread(p.parallelMs, 'ms'), cmCell((m) => `${f(m.parallelMs.median)} ms`), cmCell((m) => spread(m.parallelMs, 'ms'))],
@@ -393,8 +401,12 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     )
     out.push('')
     out.push(
+      `First run after plugin start: each sample is a fresh Node process (${p.firstRun.trivialMs.n} per program) that boots a harness with the \`PtcExecutor\` plugin — its start awaits \`warmUp()\`: the engine worker, the WebAssembly compile, esbuild's service, a warm-up program with sub-calls, and a wait of at most 300 ms for V8's background tier-up of the WebAssembly code — and then runs one \`run_code\`; nothing else ran in that process. The steady rows run on one harness in this process.`,
+    )
+    out.push('')
+    out.push(
       cm.status === 'measured'
-        ? `Code mode: \`@ai-sdk/code-mode\` ${cm.codeModeVersion} with \`ai\` ${cm.aiVersion}, run under **Node ${cm.node}** (it requires Node ≥ 22.13) in a child process started with the binary of the \`node\` dev dependency; the other columns run on Node ${r.meta.node.replace(/^v/, '')}, so the runtimes differ. Each program is one call of the tool's \`execute({ js })\` as \`generateText\` would make it (no model round trip), with the same \`add\` tool (zod schema) and inventory tool; every run starts a fresh QuickJS context (the \`run\` package, in a worker thread). Its bridge limits were raised (\`maxInFlightBridgeRequests\`, default 32) so ${p.subCalls} calls can be in flight at once. Loading \`ai\` 7 + code mode took ${f(cm.importMs)} ms before the cold run.`
+        ? `Code mode: \`@ai-sdk/code-mode\` ${cm.codeModeVersion} with \`ai\` ${cm.aiVersion}, run under **Node ${cm.node}** (it requires Node ≥ 22.13) in a child process started with the binary of the \`node\` dev dependency; the other columns run on Node ${r.meta.node.replace(/^v/, '')}, so the runtimes differ. Each program is one call of the tool's \`execute({ js })\` as \`generateText\` would make it (no model round trip), with the same \`add\` tool (zod schema) and inventory tool; every run starts a fresh QuickJS context (the \`run\` package, in a worker thread). Its bridge limits were raised (\`maxInFlightBridgeRequests\`, default 32) so ${p.subCalls} calls can be in flight at once. Loading \`ai\` 7 + code mode took ${f(cm.importMs)} ms before its first run.`
         : `> Vercel AI SDK code mode not measured: ${cm.reason}`,
     )
     out.push('')

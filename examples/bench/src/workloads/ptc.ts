@@ -2,8 +2,10 @@
  * Workload 5 (docs/design.md, "Performance targets", "PTC"): programmatic tool calling through our PTC executor
  * (QuickJS sandbox, every SDK call re-entering the full pipeline):
  *
- * - cold `run_code` (the first run in the process: runtime module load included) and steady
- *   runs of a trivial program;
+ * - the first `run_code` after plugin start (the `PtcExecutor` plugin awaits the runtime's
+ *   `warmUp()`: worker boot, WebAssembly compile, esbuild's service, a warm-up program with
+ *   sub-calls) of a trivial program and of a program with one sub-call, each in fresh
+ *   processes (`./ptc-first`); then steady runs of a trivial program;
  * - per-sub-call overhead: a program awaiting K calls of the trivial `add` tool one by one,
  *   and K calls at once (`Promise.all`), minus the trivial program, divided by K;
  * - model-facing bytes of a fixed multi-call task (look up 20 inventory records, report the
@@ -17,6 +19,7 @@ import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { alternate } from '../sampler'
+import { measureFirstRuns, type PtcFirstRun } from './ptc-first'
 import { dshAddTool } from '../systems/dsh'
 import { ptcTimings, runCodeModePeer, type CodeModePeerResult, type PtcTimings } from './ptc-code-mode'
 
@@ -28,6 +31,10 @@ export interface PtcConfig {
   readonly warmup: number
   /** Records looked up by the bytes task. */
   readonly lookups: number
+  /** Fresh processes started per program for the first-run measurement (the median is reported). */
+  readonly boots: number
+  /** Which code those processes run: the bundle in `dist/` or the sources (through tsx). */
+  readonly build: 'bundle' | 'source'
   /** Kill the code-mode peer's child process after this long, ms. */
   readonly peerTimeoutMs: number
   readonly log: (line: string) => void
@@ -47,8 +54,10 @@ export interface TaskBytes {
 
 /** The workload's result: the timings of our PTC executor, the bytes task and the code-mode peer. */
 export interface PtcResult extends PtcTimings {
-  /** First `run_code` of the process (trivial program), ms. */
+  /** First `run_code` (trivial program) on the harness the timings use, after its plugin start, ms. */
   readonly coldMs: number
+  /** First runs after plugin start, in fresh processes. */
+  readonly firstRun: PtcFirstRun
   readonly task: { readonly lookups: number; readonly native: TaskBytes; readonly ptc: TaskBytes; readonly resultRatio: number; readonly totalRatio: number; readonly answer: string }
   /** The same measurements for the Vercel AI SDK's code mode (Node 22 child), or why not. */
   readonly codeMode: CodeModePeerResult
@@ -179,6 +188,7 @@ export async function measurePtcPrograms(
 /** Runs the PTC workload. */
 export async function runPtc(config: PtcConfig): Promise<PtcResult> {
   const k = config.subCalls
+  const firstRun = await measureFirstRuns(config.boots, config.build)
   const h = await boot('ptc')
   try {
     const trivial = 'return 1'
@@ -217,6 +227,7 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
     const result: PtcResult = {
       codeMode,
       coldMs,
+      firstRun,
       ...timings,
       task: {
         lookups: skus.length,
@@ -228,7 +239,7 @@ export async function runPtc(config: PtcConfig): Promise<PtcResult> {
       },
     }
     config.log(
-      `ptc: cold ${coldMs.toFixed(1)} ms, steady ${timings.steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
+      `ptc: plugin start ${firstRun.startMs.median.toFixed(0)} ms, first run after it ${firstRun.trivialMs.median.toFixed(1)} ms (one sub-call: ${firstRun.subCallMs.median.toFixed(1)} ms), first on the timing harness ${coldMs.toFixed(1)} ms, steady ${timings.steadyMs.median.toFixed(2)} ms, per sub-call ${result.perSubCallSequentialUs.toFixed(0)} µs sequential / ${result.perSubCallParallelUs.toFixed(0)} µs parallel; task bytes native ${native.resultBytes} vs ptc ${ptc.resultBytes} (×${result.task.resultRatio.toFixed(1)})`,
     )
     config.log(
       codeMode.status === 'measured'

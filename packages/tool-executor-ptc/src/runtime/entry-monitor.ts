@@ -8,6 +8,10 @@
  *
  * Times are absolute microseconds (`performance.timeOrigin + performance.now()`), comparable
  * across threads.
+ *
+ * The engine thread, while its program waits on nothing but replies, blocks in `Atomics.wait`
+ * on a wake counter that the main thread raises after posting replies or an abort
+ * ({@link EntryMonitor.wakeEngine}).
  */
 import type { ModulePoolStats } from './module-pool'
 
@@ -24,7 +28,9 @@ const POOL_IDLE = 7
 const POOL_IN_USE = 8
 /** Host functions of the current run that the main thread invoked and that have not settled. */
 const HOST_RUNNING = 9
-const SLOTS = 10
+/** Raised (incremented) by the main thread when the engine must look up: a reply was posted, or an abort. */
+const WAKE = 10
+const SLOTS = 11
 
 /** Absolute time in microseconds, comparable between threads of one process. */
 export function nowUs(): bigint {
@@ -104,6 +110,19 @@ export class EntryMonitor {
     Atomics.store(this.slots, WALL_DEADLINE, nowUs() + BigInt(Math.ceil(ms * 1000)))
   }
 
+  /** The wake counter; read it before looking for replies, then {@link EntryMonitor.waitForWake} with it. */
+  wakeCount(): bigint {
+    return Atomics.load(this.slots, WAKE)
+  }
+
+  /**
+   * Blocks the engine thread until the wake counter differs from `seen` (at once when it already
+   * does) or `timeoutMs` passed. Never call it on the main thread.
+   */
+  waitForWake(seen: bigint, timeoutMs: number): void {
+    Atomics.wait(this.slots, WAKE, seen, Math.max(0, timeoutMs))
+  }
+
   /** Whether the main thread asked for an abort. */
   abortRequested(): boolean {
     return Atomics.load(this.slots, ABORT) !== 0n
@@ -111,9 +130,16 @@ export class EntryMonitor {
 
   // ---- written by the main thread ---------------------------------------------------------
 
-  /** Asks the engine to stop the run as `abort` at its next interrupt poll. */
+  /** Asks the engine to stop the run as `abort` at its next interrupt poll, or now when it waits for replies. */
   requestAbort(): void {
     Atomics.store(this.slots, ABORT, 1n)
+    this.wakeEngine()
+  }
+
+  /** Wakes the engine thread if it waits for replies ({@link EntryMonitor.waitForWake}). */
+  wakeEngine(): void {
+    Atomics.add(this.slots, WAKE, 1n)
+    Atomics.notify(this.slots, WAKE)
   }
 
   /** Reads the engine's state. */

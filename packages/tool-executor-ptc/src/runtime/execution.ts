@@ -24,6 +24,12 @@ export const MAX_MESSAGE_CHARS = 2_000
 export const STALLED_MESSAGE =
   'the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)'
 
+/**
+ * Longest single blocking wait for host replies (ms) when the host link can wait
+ * ({@link HostLink.wait}); the engine re-checks its deadline and abort flag between waits.
+ */
+const MAX_WAIT_MS = 100
+
 /** An entry that runs program code: counted as compute time and guarded by the watchdog. */
 const GUEST_ENTRY = { counted: true, guarded: true } as const
 
@@ -66,6 +72,13 @@ export interface ExecutionArgs {
 
 type Settlement = HostReply & { readonly deferred: QuickJSDeferredPromise }
 
+/** A sub-call the program issued in the current entry, sent when the entry ends (host links with `flush`). */
+interface IssuedCall {
+  readonly name: string
+  readonly json: string
+  readonly deferred: QuickJSDeferredPromise
+}
+
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
 export class Execution {
   private readonly a: ExecutionArgs
@@ -95,6 +108,10 @@ export class Execution {
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
   private wakeQueued = false
+  /** Calls issued in the current entry, for a host link that sends them together ({@link HostLink.flush}). */
+  private issued: IssuedCall[] = []
+  /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
+  private waiting = false
   /** Sub-calls the program issued (checked against maxSubCalls). */
   private subCalls = 0
   /** Sub-calls handed to a binding. */
@@ -135,6 +152,7 @@ export class Execution {
     if (!this.finished) {
       this.wallTimer = setTimeout(this.onWallTimeout, Math.min(2_147_483_647, Math.max(1, this.wallDeadline - performance.now())))
     }
+    this.awaitReplies()
   }
 
   // ---- setup -------------------------------------------------------------------------------
@@ -246,7 +264,20 @@ export class Execution {
     } catch {
       // Forwarding printed lines must not disturb the run.
     }
+    if (this.issued.length > 0) this.sendIssued()
     if (this.failure !== undefined || this.result !== undefined) this.finish()
+  }
+
+  /** Hands the calls issued in the entry that just ended to the host link, together (or drops them when the run is over). */
+  private sendIssued(): void {
+    const issued = this.issued
+    this.issued = []
+    if (this.failure !== undefined || this.result !== undefined) {
+      this.inFlight -= issued.length
+      return
+    }
+    for (const call of issued) this.invoke(call.name, call.json, call.deferred)
+    this.host.flush?.()
   }
 
   private remainingMs(): number {
@@ -412,8 +443,11 @@ export class Execution {
     this.inFlight++
     this.deferreds.add(deferred)
     // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is
-    // still open. The argument is parsed (and checked to be JSON) where the binding runs.
-    queueMicrotask(() => this.invoke(name, json, deferred))
+    // still open. The argument is parsed (and checked to be JSON) where the binding runs. A link
+    // that sends calls together (engine in a worker) gets them when the entry ends; in-process
+    // bindings are invoked from a microtask.
+    if (this.host.flush !== undefined) this.issued.push({ name, json, deferred })
+    else queueMicrotask(() => this.invoke(name, json, deferred))
     return deferred.handle
   }
 
@@ -423,13 +457,14 @@ export class Execution {
       return
     }
     this.forwarded++
-    void this.host.call(name, json).then((reply) => this.onHostSettled(deferred, reply))
+    this.host.call(name, json, (reply) => this.onHostSettled(deferred, reply))
   }
 
   private onHostSettled(deferred: QuickJSDeferredPromise, reply: HostReply): void {
     this.inFlight--
     if (this.finished) return
     this.queue.push({ ...reply, deferred })
+    if (this.waiting) return
     if (this.a.wake !== 'microtask') {
       this.wake ??= setImmediate(this.onWake)
     } else if (!this.wakeQueued) {
@@ -442,6 +477,44 @@ export class Execution {
     this.wake = undefined
     this.wakeQueued = false
     if (this.finished) return
+    this.applyReplies()
+    this.awaitReplies()
+  }
+
+  /**
+   * With a host link that can wait ({@link HostLink.wait}: the engine in a worker thread, whose
+   * event loop has nothing else to do during a run): while the program waits on nothing but host
+   * replies, blocks the thread for them and applies them at once, instead of returning to the
+   * event loop and waking on a message. Each wait is bounded by the wall deadline and
+   * {@link MAX_WAIT_MS}; an abort raised by the host wakes it and ends the run as `abort`.
+   */
+  private awaitReplies(): void {
+    const host = this.host
+    if (host.wait === undefined) return
+    while (!this.finished && this.failure === undefined && this.queue.length === 0 && this.inFlight > 0) {
+      const left = this.wallDeadline - performance.now()
+      if (left <= 0) {
+        this.failure ??= this.wallTimeout()
+        this.finish()
+        return
+      }
+      this.waiting = true
+      try {
+        host.wait(Math.min(left, MAX_WAIT_MS))
+      } finally {
+        this.waiting = false
+      }
+      if (this.a.monitor?.abortRequested() === true) {
+        this.failure ??= { kind: 'abort', message: 'the run was aborted' }
+        this.finish()
+        return
+      }
+      if (this.queue.length > 0) this.applyReplies()
+    }
+  }
+
+  /** One entry: resolves or rejects the guest promises of the settled sub-calls, then runs the jobs that follow. */
+  private applyReplies(): void {
     this.enter(() => {
       const ctx = this.ctx as QuickJSContext
       for (const item of this.queue.splice(0)) {

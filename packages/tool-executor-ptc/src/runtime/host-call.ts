@@ -21,13 +21,26 @@ export type HostReply = { readonly text: string } | { readonly rejection: GuestR
 /**
  * Where an engine sends the sub-calls of one run. `has` is checked synchronously at the call;
  * `call` receives the argument as the JSON text the guest produced (checked against `valueBytes`
- * already; parsed where the binding runs, see {@link callBindingWithJson}) and never rejects.
+ * already; parsed where the binding runs, see {@link callBindingWithJson}) and calls `settle`
+ * exactly once with the reply — later, never from inside `call`.
  */
 export interface HostLink {
   /** The tool names, in the order the guest's `tools` object lists them. */
   readonly names: readonly string[]
   has(name: string): boolean
-  call(name: string, json: string): Promise<HostReply>
+  call(name: string, json: string, settle: (reply: HostReply) => void): void
+  /**
+   * Optional (engine in a worker thread): sends the calls made since the last flush, together.
+   * The engine calls it after every sandbox entry that issued calls.
+   */
+  flush?(): void
+  /**
+   * Optional (engine in a worker thread): blocks the calling thread until a reply may have
+   * arrived, the host raised its attention flag (an abort), or `timeoutMs` passed, and calls
+   * the `settle` of every reply that arrived, before it returns. Only called while the run waits
+   * on nothing but replies.
+   */
+  wait?(timeoutMs: number): void
 }
 
 /** A {@link HostLink} over in-process bindings. */
@@ -35,7 +48,7 @@ export function bindingsLink(bindings: Readonly<Record<string, HostFunction>>, v
   return {
     names: Object.keys(bindings),
     has: (name) => Object.prototype.hasOwnProperty.call(bindings, name),
-    call: (name, json) => callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes),
+    call: (name, json, settle) => void callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes).then(settle),
   }
 }
 

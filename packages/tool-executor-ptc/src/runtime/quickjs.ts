@@ -26,13 +26,14 @@
  * (`module-pool.ts`); output bytes on every printed line and the return value; value bytes on
  * every sub-call argument and result; the sub-call count at the call.
  */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { DEFAULT_RUN_LIMITS, validateLimits, type RunLimits } from '../limits'
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
 import { preludeCode } from './prelude'
 import { bindingsLink } from './host-call'
-import type { CodeRuntime, RunInput, RunOutput } from './types'
+import type { CodeRuntime, HostFunction, RunInput, RunOutput } from './types'
 import { WorkerPool } from './worker-host'
 
 export { MAX_MESSAGE_CHARS } from './execution'
@@ -110,12 +111,17 @@ export interface QuickJsCodeRuntime extends CodeRuntime {
   /** Current counters (tests, diagnostics). */
   stats(): QuickJsRuntimeStats
   /**
-   * Optional: runs one trivial program with `memoryBytes` (default: the default limit), which
-   * compiles the WebAssembly binary, starts esbuild, prepares the prelude, starts the engine worker
-   * (or the `vm` watchdog), readies one instance with a prepared context, and lets V8 compile the
-   * code of a run, so the first real run does not pay for them.
+   * Optional: runs one warm-up program ({@link WARM_UP_PROGRAM}) with `memoryBytes` (default: the
+   * default limit), which compiles the WebAssembly binary, starts esbuild, prepares the prelude,
+   * starts the engine worker (or the `vm` watchdog), readies one instance with a prepared context,
+   * and runs the code of a run and of its sub-calls on both threads ({@link WARM_UP_SUB_CALLS}
+   * sequential round trips, two parallel ones, a failing one, a printed line, a returned object)
+   * often enough for V8 to compile it, so the first real run does not pay for any of it. The
+   * program's tools exist only in that run (every run gets a fresh context); its stripped text
+   * is not kept in the strip cache.
    *
-   * @throws Error `the sandbox failed to warm up: <message>` when that run fails.
+   * @throws Error `the sandbox failed to warm up: <message>` when that run fails or returns
+   *   something else than expected.
    */
   warmUp(memoryBytes?: number): Promise<void>
   /**
@@ -123,6 +129,54 @@ export interface QuickJsCodeRuntime extends CodeRuntime {
    * not affected (their workers are terminated when they settle). The runtime stays usable.
    */
   dispose(): void
+}
+
+/** Sequential sub-calls of the warm-up program ({@link QuickJsCodeRuntime.warmUp}). */
+export const WARM_UP_SUB_CALLS = 40
+
+/** What the warm-up program returns as `sum` (and prints): the sum of `0 … WARM_UP_SUB_CALLS - 1`. */
+const WARM_UP_SUM = (WARM_UP_SUB_CALLS * (WARM_UP_SUB_CALLS - 1)) / 2
+
+/**
+ * The program {@link QuickJsCodeRuntime.warmUp} runs: {@link WARM_UP_SUB_CALLS} sequential
+ * sub-calls, two parallel ones and a failing one (caught), then one printed line and a returned
+ * object — the paths of a real run, on both threads.
+ */
+export const WARM_UP_PROGRAM = `let sum = 0
+for (let i = 0; i < ${WARM_UP_SUB_CALLS}; i++) sum += (await tools.echo({ i })).i
+const both = await Promise.all([tools.echo({ i: 1 }), tools.echo({ i: 2 })])
+try { await tools.fail({}) } catch (e) { if (!(e instanceof ToolCallError)) throw e }
+console.log(sum)
+return { sum, both }`
+
+/** The tools of {@link WARM_UP_PROGRAM}: `echo` returns its argument, `fail` rejects like a failed tool call. */
+const WARM_UP_BINDINGS: Readonly<Record<string, HostFunction>> = Object.freeze({
+  echo: async (arg: JsonValue) => arg,
+  fail: async (): Promise<JsonValue> => {
+    throw { name: 'ToolCallError', toolName: 'fail', message: 'warm-up failure' }
+  },
+})
+
+/** Longest wait of {@link QuickJsCodeRuntime.warmUp} for V8's background compilation to end (ms). */
+export const WARM_UP_SETTLE_MAX_MS = 300
+
+/**
+ * Resolves once the process has been nearly idle for one 10 ms window while this thread waits
+ * (its CPU time, all threads together, under a quarter of the window), or after `maxMs`. Used
+ * after the warm-up run: what is left then is mostly V8 compiling the WebAssembly functions the
+ * run made hot with TurboFan on background threads. Never blocks the event loop (timers only).
+ */
+async function backgroundSettled(maxMs: number): Promise<void> {
+  const windowMs = 10
+  const deadline = performance.now() + maxMs
+  while (performance.now() < deadline) {
+    const cpu = process.cpuUsage()
+    const started = performance.now()
+    await new Promise<void>((resolve) => setTimeout(resolve, windowMs))
+    const used = process.cpuUsage(cpu)
+    const elapsed = performance.now() - started
+    if ((used.user + used.system) / 1000 < elapsed / 4) return
+  }
 }
 
 /**
@@ -144,11 +198,11 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   const workerPool = (): WorkerPool => (workers ??= new WorkerPool({ prelude: preludeCode(), graceMs, recycle }))
   let activeRuns = 0
 
-  const start = async (input: RunInput, started: number): Promise<RunOutput> => {
+  const start = async (input: RunInput, started: number, cache: boolean): Promise<RunOutput> => {
     const preflight = runPreflight(input)
     if (!preflight.ok) return preflight.output
     const limits = preflight.limits
-    const stripped = await stripProgramCached(input.program)
+    const stripped = await stripProgramCached(input.program, { cache })
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
     if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, started })
@@ -168,10 +222,10 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     })
   }
 
-  const run = async (input: RunInput): Promise<RunOutput> => {
+  const run = async (input: RunInput, cache = true): Promise<RunOutput> => {
     activeRuns++
     try {
-      return await start(input, performance.now())
+      return await start(input, performance.now(), cache)
     } finally {
       activeRuns--
     }
@@ -180,7 +234,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   return {
     language: 'typescript',
     isolation: 'wasm',
-    run,
+    run: (input) => run(input),
     stats: () => ({
       activeRuns,
       thread,
@@ -188,11 +242,20 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
       modules: thread === 'worker' ? (workers?.stats() ?? pool.stats()) : pool.stats(),
     }),
     warmUp: async (memoryBytes = DEFAULT_RUN_LIMITS.memoryBytes) => {
-      // One trivial run through the whole path: esbuild's service, the prelude, the engine worker
-      // (or the watchdog), an instance for memoryBytes, and the code on both sides of the run
-      // compiled by V8; the instance then prepares the next run's context while idle.
-      const output = await run({ program: 'return 0', bindings: {}, signal: new AbortController().signal, limits: { ...DEFAULT_RUN_LIMITS, memoryBytes } })
+      // The whole path of a run with sub-calls: esbuild's service, the prelude, the engine worker
+      // (or the watchdog), an instance for memoryBytes, and the code of both sides of a run and
+      // of a sub-call round trip compiled by V8; the instance then prepares the next run's
+      // context while idle. Not cached: the warm-up leaves no stripped program behind.
+      const limits = { ...DEFAULT_RUN_LIMITS, memoryBytes }
+      const output = await run({ program: WARM_UP_PROGRAM, bindings: WARM_UP_BINDINGS, signal: new AbortController().signal, limits }, false)
       if (output.error !== undefined) throw new Error(`the sandbox failed to warm up: ${output.error.message}`)
+      const value = output.value as { sum?: unknown } | undefined
+      if (value?.sum !== WARM_UP_SUM || output.logs.join('\n') !== String(WARM_UP_SUM)) {
+        throw new Error(`the sandbox failed to warm up: the warm-up program returned ${JSON.stringify(output.value)} and printed ${JSON.stringify(output.logs)}`)
+      }
+      // V8 now compiles the hot QuickJS functions again with TurboFan (WebAssembly tier-up) on
+      // background threads: ~100-150 ms of CPU that would otherwise compete with the first runs.
+      await backgroundSettled(WARM_UP_SETTLE_MAX_MS)
     },
     dispose: () => {
       pool.clear()

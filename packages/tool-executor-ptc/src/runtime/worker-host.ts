@@ -15,18 +15,21 @@
  * deadline (a built-in that never polls) or the engine does not settle within the grace after
  * its wall deadline or an abort. The run then settles as `timeout` (or `abort`) with the lines
  * printed before the stuck entry, and the worker is replaced. Nothing here starts a thread per
- * entry: the cost of a run is two messages, of a sub-call two messages.
+ * entry: the cost of a run is two messages, of a sub-call two messages. Replies go on a port of
+ * their own, followed by a raise of the monitor's wake counter: the engine blocks on that counter
+ * while its program waits for them (see `worker-main.ts`), and never reads this port from its
+ * event loop in the meantime. The main thread itself never blocks.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, messageOf } from './execution'
 import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
-import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
+import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type RepliesMessage, type ToEngine } from './worker-main'
 import { bundleWorkerEntry, lazyWorkerScript, type WorkerScript } from './worker-script'
 
 /**
@@ -176,6 +179,8 @@ interface ActiveRun {
 class EngineWorker {
   private readonly worker: Worker
   private readonly monitor = new EntryMonitor()
+  /** Where replies are posted (its sibling is the engine's `workerData.replies`). */
+  private readonly replies: MessagePort
   private nextRunId = 0
   private active: ActiveRun | undefined
   /** Terminated (by the watchdog, an error, or disposal). */
@@ -183,11 +188,16 @@ class EngineWorker {
   /** Terminate when the current run ends (the pool was disposed during it). */
   disposeAfterRun = false
 
-  constructor(source: WorkerScript, data: Omit<EngineWorkerData, 'monitor'>) {
-    const workerData: EngineWorkerData = { ...data, monitor: this.monitor.buffer }
+  constructor(source: WorkerScript, data: Omit<EngineWorkerData, 'monitor' | 'replies'>) {
+    const channel = new MessageChannel()
+    this.replies = channel.port1
+    // Never listened to on this side, so it holds nothing open; unref'd all the same.
+    this.replies.unref()
+    const workerData: EngineWorkerData = { ...data, monitor: this.monitor.buffer, replies: channel.port2 }
+    const transferList = [channel.port2]
     this.worker = source.eval
-      ? new Worker(source.code, { eval: true, workerData, execArgv: [] })
-      : new Worker(source.url, { workerData })
+      ? new Worker(source.code, { eval: true, workerData, transferList, execArgv: [] })
+      : new Worker(source.url, { workerData, transferList })
     // No stdio capture: piped worker streams keep a ref'd MessagePort that would hold the host
     // process open after the last run. The engine prints nothing (guest console output is captured
     // inside the sandbox).
@@ -208,6 +218,7 @@ class EngineWorker {
   terminate(): void {
     if (this.dead) return
     this.dead = true
+    this.replies.close()
     void this.worker.terminate().catch(() => undefined)
   }
 
@@ -369,12 +380,16 @@ class EngineWorker {
   private flushReplies(run: ActiveRun): void {
     const replies = run.replies
     run.replies = []
-    if (this.active === run && replies.length > 0) this.post({ type: 'replies', runId: run.runId, replies })
+    if (this.active !== run || replies.length === 0 || this.dead) return
+    const message: RepliesMessage = { runId: run.runId, replies }
+    this.replies.postMessage(message)
+    this.monitor.wakeEngine()
   }
 
   private onCrash(error: Error): void {
     const wasDead = this.dead
     this.dead = true
+    this.replies.close()
     const run = this.active
     if (run === undefined || wasDead) return
     const oom = (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'

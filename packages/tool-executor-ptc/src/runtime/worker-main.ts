@@ -1,15 +1,20 @@
 /**
  * The engine side of the worker placement (`worker-host.ts` is the main-thread side): QuickJS runs
  * in this worker thread, one run at a time, with the same {@link Execution} as in-process. Sub-calls
- * travel to the main thread as messages (the JSON text the guest produced) and come back as
- * {@link HostReply} messages; printed lines are forwarded after every entry that printed, so
- * the main thread still has them if it has to terminate this worker; sandbox entries, compute
- * time and the abort flag go through the shared {@link EntryMonitor} (no message).
+ * travel to the main thread as messages (the JSON text the guest produced; the calls of one
+ * sandbox entry in one message) and come back as {@link HostReply} messages on a port of their
+ * own (`workerData.replies`). While the program waits on nothing but replies, the engine does not
+ * return to this thread's event loop: it blocks on the monitor's wake counter (`Atomics.wait`,
+ * which the main thread raises after posting replies or an abort) and takes the replies with
+ * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn. Printed
+ * lines are forwarded after every entry that printed, so the main thread still has them if it has
+ * to terminate this worker; sandbox entries, compute time and the abort flag go through the
+ * shared {@link EntryMonitor}.
  *
  * This module starts the loop by itself when it is loaded in a worker whose `workerData` carries
  * {@link WORKER_MARKER}; anywhere else importing it does nothing.
  */
-import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads'
+import { isMainThread, parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads'
 import type { RunLimits } from '../limits'
 import { EntryMonitor } from './entry-monitor'
 import { Execution, messageOf } from './execution'
@@ -31,6 +36,14 @@ export interface EngineWorkerData {
   readonly wasmModule?: object
   /** Recycle healthy instances (see `ModulePoolOptions.recycle`). */
   readonly recycle: boolean
+  /** The port replies arrive on ({@link RepliesMessage}; transferred, the main thread keeps its sibling). */
+  readonly replies: MessagePort
+}
+
+/** Replies to sub-calls of run `runId`, posted on the replies port. */
+export interface RepliesMessage {
+  readonly runId: number
+  readonly replies: readonly { readonly callId: number; readonly reply: HostReply }[]
 }
 
 /** Messages from the main thread. */
@@ -43,7 +56,6 @@ export type ToEngine =
       readonly limits: Readonly<Required<RunLimits>>
       readonly graceMs: number
     }
-  | { readonly type: 'replies'; readonly runId: number; readonly replies: readonly { readonly callId: number; readonly reply: HostReply }[] }
   | { readonly type: 'abort'; readonly runId: number }
 
 /** Messages to the main thread. */
@@ -65,13 +77,26 @@ interface CurrentRun {
   readonly replies: Map<number, (reply: HostReply) => void>
 }
 
+/** Calls the `settle` of every reply in `message` that belongs to `run`. */
+function deliver(run: CurrentRun | undefined, message: RepliesMessage): void {
+  if (run === undefined || run.runId !== message.runId) return
+  for (const { callId, reply } of message.replies) {
+    const settle = run.replies.get(callId)
+    run.replies.delete(callId)
+    settle?.(reply)
+  }
+}
+
 /** Runs the engine loop on `port` (the worker's `parentPort`). */
 export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
   const monitor = new EntryMonitor(data.monitor)
   const pool = new ModulePool({ recycle: data.recycle, ...(data.wasmModule === undefined ? {} : { wasmModule: data.wasmModule }) })
   const publish = (): void => monitor.setPoolStats(pool.stats())
   const send = (message: FromEngine): void => port.postMessage(message)
+  const replies = data.replies
   let current: CurrentRun | undefined
+  // Replies that arrive while the engine is not waiting for them (it normally is) come through the event loop.
+  replies.on('message', (message: RepliesMessage) => deliver(current, message))
 
   const run = async (message: Extract<ToEngine, { type: 'run' }>): Promise<void> => {
     const { runId, limits } = message
@@ -92,21 +117,36 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     // Calls issued in one entry are forwarded in one message, in order, so the main thread
     // submits them together, as the in-process engine does.
     let batch: SubCallMessage[] = []
-    const flush = (): void => {
-      const calls = batch
-      batch = []
-      send({ type: 'calls', runId, calls })
+    /** Delivers the replies already on the port; whether there were any. */
+    const drain = (): boolean => {
+      let any = false
+      for (let received = receiveMessageOnPort(replies); received !== undefined; received = receiveMessageOnPort(replies)) {
+        deliver(current, received.message as RepliesMessage)
+        any = true
+      }
+      return any
     }
     const host: HostLink = {
       names: message.names,
       has: (name) => names.has(name),
-      call: (name, json) =>
-        new Promise<HostReply>((resolve) => {
-          const callId = ++nextCallId
-          run.replies.set(callId, resolve)
-          if (batch.length === 0) queueMicrotask(flush)
-          batch.push({ callId, name, json })
-        }),
+      call: (name, json, settle) => {
+        const callId = ++nextCallId
+        run.replies.set(callId, settle)
+        batch.push({ callId, name, json })
+      },
+      flush: () => {
+        if (batch.length === 0) return
+        const calls = batch
+        batch = []
+        send({ type: 'calls', runId, calls })
+      },
+      wait: (timeoutMs) => {
+        // The counter is read before looking, so a reply posted after the look still wakes the wait.
+        const seen = monitor.wakeCount()
+        if (drain()) return
+        monitor.waitForWake(seen, timeoutMs)
+        drain()
+      },
     }
     let sent = 0
     const execution: Execution = new Execution({
@@ -144,16 +184,6 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       case 'run':
         void run(message)
         return
-      case 'replies': {
-        const run = current
-        if (run === undefined || run.runId !== message.runId) return
-        for (const { callId, reply } of message.replies) {
-          const resolve = run.replies.get(callId)
-          run.replies.delete(callId)
-          resolve?.(reply)
-        }
-        return
-      }
       case 'abort':
         if (current?.runId === message.runId) current.abort.abort()
         return
