@@ -126,7 +126,13 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (kind) =>
     await createMcpBridge(h.ctx, { servers: [server(kind)] })
     const [r] = await h.execute([call(LONG, { duration: 0.3, steps: 3 }, 'lr')])
     expect(outcome(r)).toBe('ok: "Long running operation completed. Duration: 0.3 seconds, Steps: 3."')
-    expect(events).toEqual([1, 2, 3].map((progress) => ({ server: 'ev', tool: LONG, callId: 'lr', progress, total: 3 })))
+    // The SDK (1.32.2) handles a notification one microtask after reading it, but a response
+    // in the same read removes the call's progress handler at once: the server's last progress
+    // (sent right before its result) is dropped when both arrive together, as on a loaded
+    // machine. Every progress the SDK delivers is forwarded, in order.
+    const expected = [1, 2, 3].map((progress) => ({ server: 'ev', tool: LONG, callId: 'lr', progress, total: 3 }))
+    expect(events.length === 2 || events.length === 3).toBe(true)
+    expect(events).toEqual(expected.slice(0, events.length))
   })
 
   test('an abort cancels the call at once and the server drops the request', async () => {
