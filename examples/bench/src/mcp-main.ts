@@ -2,11 +2,18 @@
  * `pnpm --filter @dsh-examples/bench bench:mcp` (`--smoke` for tiny sizes): measures the MCP
  * bridge workload ({@link ./workloads/mcp}), writes `results/mcp.json` and, for a full run,
  * splices its section into `docs/benchmarks.md` (between the MCP markers; `pnpm bench` keeps it).
+ * Restarts itself with `--single-threaded-gc` when started without it (see the workload's notes).
  */
+import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runMcp } from './workloads/mcp'
 import { renderMcpSection, spliceMcpSection } from './report/mcp'
+
+if (!process.execArgv.includes('--single-threaded-gc')) {
+  const child = spawnSync(process.execPath, ['--single-threaded-gc', ...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit' })
+  process.exit(child.status ?? 1)
+}
 
 const smoke = process.argv.includes('--smoke')
 const packageRoot = new URL('../', import.meta.url)

@@ -5,17 +5,29 @@
  * same in-process server (the SDK's `Server` on a linked in-memory transport), the same tool,
  * the same N calls, in one process with the systems interleaved round by round.
  *
- * Each run is timed in CPU time (`process.cpuUsage()`, user + system): the machine is shared, and
- * CPU time does not count the time another process held the core. Both sides include the
- * in-process server's own work for each call (it runs on the same thread). The event loop is
- * drained (`setImmediate`) before each run, so work one system left queued is not billed to the
- * next. The reported ratio is median ÷ median over the rounds; the best round of each side is
- * kept beside it (the least disturbed figure on a busy machine).
+ * How a run is timed, so the two sides are billed alike:
+ * - CPU time, not wall time (the machine is shared; CPU time does not count the time another
+ *   process held the core): the main thread's (Linux `/proc/thread-self/schedstat`), where both
+ *   sides' work runs — the in-memory transport delivers each message synchronously, so the
+ *   in-process server's work for a call is on this thread too, on both sides. Process CPU
+ *   (`process.cpuUsage()`) is the fallback elsewhere; it also counts V8's helper threads, which
+ *   on a busy 2-core machine took a quarter of it, unevenly from run to run.
+ * - `bench:mcp` runs with `--single-threaded-gc`, so each side's garbage collection runs on the
+ *   main thread and is billed to the side that made the garbage (the share of the main thread
+ *   in process CPU is reported per variant as the check: about 1).
+ * - The event loop is drained (`setImmediate`) before each run, so work one system left queued
+ *   is not billed to the next. No forced `gc()` between runs: it shrinks V8's young generation,
+ *   and the next run then pays for many more scavenges (measured: the local-tool run went from
+ *   3 to 13–15 µs per call).
+ * - Each round runs bare, bridge, bridge, bare (mirrored in odd rounds), so drift in the
+ *   machine's load within a round hits both sides alike; the headline figure is the median of
+ *   the per-round ratios (bridge ÷ bare of the same round), with their p25–p75.
  *
  * Two attribution runs follow in each round: the bridge's tool body alone (its `execute` called
  * directly, run like the bare side: what the bridge costs over the SDK's own path) and a local
  * tool with the same schema through the same pipeline.
  */
+import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { Context } from 'cordis'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -58,10 +70,15 @@ export interface McpRow {
   readonly body: Summary
   /** The same calls to a local tool with the same schema through the same pipeline (attribution: the pipeline's own cost for a body that resolves at once). */
   readonly local: Summary
-  /** Median bridge ÷ median bare (target < 1.2). */
-  readonly ratio: number
-  /** Best (least) bridge round ÷ best bare round. */
-  readonly bestRatio: number
+  /** Per-round bridge ÷ bare (the two runs of one round); its median is the headline figure (target < 1.2). */
+  readonly ratio: Summary
+  /** Per-round body alone ÷ bare. */
+  readonly bodyRatio: Summary
+  /**
+   * Main-thread CPU ÷ process CPU of every measured run (1: all the work ran on this thread; the
+   * rest is V8's helper threads: parallel scavenging, concurrent marking, optimizing compiles).
+   */
+  readonly threadShare: Summary
 }
 
 /** What the workload measured. */
@@ -72,6 +89,10 @@ export interface McpResult {
   /** 1-minute load average at the start, and the core count. */
   readonly load: number
   readonly cores: number
+  /** The CPU time each run was billed (see {@link CLOCK}). */
+  readonly clock: 'main thread' | 'process'
+  /** Whether V8 ran its garbage collector on the main thread only (`--single-threaded-gc`; `bench:mcp` restarts itself with it). */
+  readonly singleThreadedGc: boolean
 }
 
 const POOL = 10
@@ -136,13 +157,18 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     const value = await definition.execute(args(i), exec)
     if (value !== String(3 * i)) throw new Error(`mcp bench: bridge body call ${i} answered ${JSON.stringify(value)}`)
   }
-  /** CPU µs of `work`, after draining the event loop. */
+  /** Process CPU and main-thread CPU µs of each measured run. */
+  const threads: { cpu: number; thread: number }[] = []
+  /** CPU µs of `work` by {@link CLOCK}, after draining the event loop; its process and main-thread CPU go to `threads`. */
   const cpu = async (work: () => Promise<void>): Promise<number> => {
     await new Promise<void>((resolve) => setImmediate(resolve))
+    const thread = threadCpu()
     const start = process.cpuUsage()
     await work()
     const used = process.cpuUsage(start)
-    return used.user + used.system
+    const own = threadCpu() - thread
+    threads.push({ cpu: used.user + used.system, thread: own })
+    return CLOCK === 'main thread' ? own : used.user + used.system
   }
   /** N calls of `one`, one at a time or ten workers at a time (like the batch's pool). */
   const runCalls = (one: (i: number) => Promise<void>): Promise<number> =>
@@ -175,17 +201,23 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const localSamples: number[] = []
   try {
     for (let round = 0; round < plan.warmup + plan.rounds; round++) {
-      // Alternate which system goes first, so drift in the machine's load hits both alike.
-      const first = round % 2 === 0
-      const x = first ? await runCalls(bareCall) : await runBridge()
-      const y = first ? await runBridge() : await runCalls(bareCall)
+      if (round === plan.warmup) threads.length = 0
+      // Bare, bridge, bridge, bare (or the mirror image in odd rounds): drift in the machine's
+      // load within a round hits both sides alike, and neither always runs first.
+      const bareFirst = round % 2 === 0
+      let bare = 0
+      let bridged = 0
+      for (const side of bareFirst ? ['bare', 'bridge', 'bridge', 'bare'] : ['bridge', 'bare', 'bare', 'bridge']) {
+        if (side === 'bare') bare += await runCalls(bareCall)
+        else bridged += await runBridge()
+      }
       const w = await runCalls(bodyCall)
       const z = await runBridge(true)
       if (round < plan.warmup) continue
       bodySamples.push(w / plan.n)
       localSamples.push(z / plan.n)
-      bareSamples.push((first ? x : y) / plan.n)
-      bridgeSamples.push((first ? y : x) / plan.n)
+      bareSamples.push(bare / 2 / plan.n)
+      bridgeSamples.push(bridged / 2 / plan.n)
     }
   } finally {
     await bridge.close()
@@ -195,17 +227,34 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const bridged = summarize(bridgeSamples)
   const body = summarize(bodySamples)
   const local = summarize(localSamples)
-  const ratio = bridged.median / bare.median
-  const bestRatio = bridged.min / bare.min
+  const ratio = summarize(bridgeSamples.map((b, i) => b / bareSamples[i]!))
+  const bodyRatio = summarize(bodySamples.map((b, i) => b / bareSamples[i]!))
+  const threadShare = summarize(threads.map((t) => t.thread / t.cpu))
   plan.log(
-    `mcp ${variant}: bare callTool ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians), ratio ${ratio.toFixed(2)} (best rounds ${bestRatio.toFixed(2)}); the bridge's body alone ${body.median.toFixed(1)} µs/call (${(body.median / bare.median).toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call (N=${plan.n}, ${plan.rounds} rounds)`,
+    `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.median.toFixed(3)} (min ${threadShare.min.toFixed(3)}) (N=${plan.n})`,
   )
-  return { variant, bare, bridge: bridged, body, local, ratio, bestRatio }
+  return { variant, bare, bridge: bridged, body, local, ratio, bodyRatio, threadShare }
 }
+
+/** CPU µs this thread has run (Linux `/proc/thread-self/schedstat`, in ns there), or NaN where it cannot be read. */
+function threadCpu(): number {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ', 1)[0]) / 1000
+  } catch {
+    return Number.NaN
+  }
+}
+
+/**
+ * Which CPU time a run is billed: the main thread's (where both sides' work runs, the server's
+ * included) when the system reports it, otherwise the process's (`process.cpuUsage()`, which
+ * also counts V8's helper threads: optimizing compiles, and GC work unless `--single-threaded-gc`).
+ */
+const CLOCK: 'main thread' | 'process' = Number.isNaN(threadCpu()) ? 'process' : 'main thread'
 
 /** Runs both variants; throws when either system returns a wrong answer. */
 export async function runMcp(plan: McpPlan): Promise<McpResult> {
   const load = os.loadavg()[0]!
   const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
-  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length }
+  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, clock: CLOCK, singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
 }
