@@ -28,6 +28,7 @@ test('bench:mcp smoke: both variants, every system measured, the section renders
   }
   expect(lines.map((l) => l.split(':')[0])).toEqual(['mcp sequential', 'mcp parallel'])
   expect(result.clock).toBe(process.platform === 'linux' ? 'main thread' : 'process')
+  expect(result.bundled).toBe(false)
   const section = renderMcpSection(result)
   expect(section.startsWith(`${MCP_START}\n## 8. MCP bridge overhead`)).toBe(true)
   expect(section.endsWith(MCP_END)).toBe(true)

@@ -91,6 +91,8 @@ export interface McpResult {
   readonly cores: number
   /** The CPU time each run was billed (see {@link CLOCK}). */
   readonly clock: 'main thread' | 'process'
+  /** Whether the workspace code ran from an esbuild bundle without `keepNames` helpers (like the published build), not from the TypeScript sources under tsx. */
+  readonly bundled: boolean
   /** Whether V8 ran its garbage collector on the main thread only (`--single-threaded-gc`; `bench:mcp` restarts itself with it). */
   readonly singleThreadedGc: boolean
 }
@@ -256,5 +258,5 @@ const CLOCK: 'main thread' | 'process' = Number.isNaN(threadCpu()) ? 'process' :
 export async function runMcp(plan: McpPlan): Promise<McpResult> {
   const load = os.loadavg()[0]!
   const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
-  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, clock: CLOCK, singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
+  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, clock: CLOCK, bundled: !import.meta.url.endsWith('.ts'), singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
 }
