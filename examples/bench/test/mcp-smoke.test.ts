@@ -24,10 +24,9 @@ test('bench:mcp smoke: both variants, every system measured, the section renders
     }
     expect(row.ratio.min).toBeGreaterThanOrEqual(row.bridge.min / row.bare.max - 1e-9)
     expect(row.ratio.max).toBeLessThanOrEqual(row.bridge.max / row.bare.min + 1e-9)
-    expect(row.threadShare.n).toBe(3 * 6)
+    if (process.platform === 'linux') expect(row.threadShare).toBeGreaterThan(0)
   }
   expect(lines.map((l) => l.split(':')[0])).toEqual(['mcp sequential', 'mcp parallel'])
-  expect(result.clock).toBe(process.platform === 'linux' ? 'main thread' : 'process')
   expect(result.bundled).toBe(false)
   const section = renderMcpSection(result)
   expect(section.startsWith(`${MCP_START}\n## 8. MCP bridge overhead`)).toBe(true)

@@ -6,15 +6,16 @@
  * the same N calls, in one process with the systems interleaved round by round.
  *
  * How a run is timed, so the two sides are billed alike:
- * - CPU time, not wall time (the machine is shared; CPU time does not count the time another
- *   process held the core): the main thread's (Linux `/proc/thread-self/schedstat`), where both
- *   sides' work runs — the in-memory transport delivers each message synchronously, so the
- *   in-process server's work for a call is on this thread too, on both sides. Process CPU
- *   (`process.cpuUsage()`) is the fallback elsewhere; it also counts V8's helper threads, which
- *   on a busy 2-core machine took a quarter of it, unevenly from run to run.
+ * - CPU time (`process.cpuUsage()`, user + system), not wall time: the machine is shared, and
+ *   CPU time does not count the time another process held the core. The in-memory transport
+ *   delivers each message synchronously, so the in-process server's work for a call runs on the
+ *   main thread, on both sides.
  * - `bench:mcp` runs with `--single-threaded-gc`, so each side's garbage collection runs on the
- *   main thread and is billed to the side that made the garbage (the share of the main thread
- *   in process CPU is reported per variant as the check: about 1).
+ *   main thread too and is billed to the side that made the garbage, instead of V8's helper
+ *   threads (with the default parallel collector on this busy 2-core machine, the main thread had
+ *   only 0.64–0.68 of the process's CPU time; with this flag 0.96–0.98). The check, per variant: the main thread's CPU time
+ *   (Linux `/proc/thread-self/schedstat`) ÷ the process's, summed over all measured runs (that
+ *   clock only advances at scheduler ticks, 4 ms here, so it is used for the sum, not per run).
  * - The event loop is drained (`setImmediate`) before each run, so work one system left queued
  *   is not billed to the next. No forced `gc()` between runs: it shrinks V8's young generation,
  *   and the next run then pays for many more scavenges (measured: the local-tool run went from
@@ -75,10 +76,11 @@ export interface McpRow {
   /** Per-round body alone ÷ bare. */
   readonly bodyRatio: Summary
   /**
-   * Main-thread CPU ÷ process CPU of every measured run (1: all the work ran on this thread; the
-   * rest is V8's helper threads: parallel scavenging, concurrent marking, optimizing compiles).
+   * Main-thread CPU ÷ process CPU, summed over the measured runs (1: all the work ran on the main
+   * thread; the rest is V8's helper threads: optimizing compiles, and GC work unless
+   * `--single-threaded-gc`); NaN where the main thread's CPU time cannot be read.
    */
-  readonly threadShare: Summary
+  readonly threadShare: number
 }
 
 /** What the workload measured. */
@@ -89,8 +91,6 @@ export interface McpResult {
   /** 1-minute load average at the start, and the core count. */
   readonly load: number
   readonly cores: number
-  /** The CPU time each run was billed (see {@link CLOCK}). */
-  readonly clock: 'main thread' | 'process'
   /** Whether the workspace code ran from an esbuild bundle without `keepNames` helpers (like the published build), not from the TypeScript sources under tsx. */
   readonly bundled: boolean
   /** Whether V8 ran its garbage collector on the main thread only (`--single-threaded-gc`; `bench:mcp` restarts itself with it). */
@@ -161,7 +161,7 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   }
   /** Process CPU and main-thread CPU µs of each measured run. */
   const threads: { cpu: number; thread: number }[] = []
-  /** CPU µs of `work` by {@link CLOCK}, after draining the event loop; its process and main-thread CPU go to `threads`. */
+  /** Process CPU µs of `work`, after draining the event loop; its process and main-thread CPU go to `threads`. */
   const cpu = async (work: () => Promise<void>): Promise<number> => {
     await new Promise<void>((resolve) => setImmediate(resolve))
     const thread = threadCpu()
@@ -170,7 +170,7 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     const used = process.cpuUsage(start)
     const own = threadCpu() - thread
     threads.push({ cpu: used.user + used.system, thread: own })
-    return CLOCK === 'main thread' ? own : used.user + used.system
+    return used.user + used.system
   }
   /** N calls of `one`, one at a time or ten workers at a time (like the batch's pool). */
   const runCalls = (one: (i: number) => Promise<void>): Promise<number> =>
@@ -231,14 +231,14 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const local = summarize(localSamples)
   const ratio = summarize(bridgeSamples.map((b, i) => b / bareSamples[i]!))
   const bodyRatio = summarize(bodySamples.map((b, i) => b / bareSamples[i]!))
-  const threadShare = summarize(threads.map((t) => t.thread / t.cpu))
+  const threadShare = threads.reduce((sum, t) => sum + t.thread, 0) / threads.reduce((sum, t) => sum + t.cpu, 0)
   plan.log(
-    `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.median.toFixed(3)} (min ${threadShare.min.toFixed(3)}) (N=${plan.n})`,
+    `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.toFixed(3)} (N=${plan.n})`,
   )
   return { variant, bare, bridge: bridged, body, local, ratio, bodyRatio, threadShare }
 }
 
-/** CPU µs this thread has run (Linux `/proc/thread-self/schedstat`, in ns there), or NaN where it cannot be read. */
+/** CPU µs this thread has run (Linux `/proc/thread-self/schedstat`, in ns there; it advances at scheduler ticks), or NaN where it cannot be read. */
 function threadCpu(): number {
   try {
     return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ', 1)[0]) / 1000
@@ -247,16 +247,9 @@ function threadCpu(): number {
   }
 }
 
-/**
- * Which CPU time a run is billed: the main thread's (where both sides' work runs, the server's
- * included) when the system reports it, otherwise the process's (`process.cpuUsage()`, which
- * also counts V8's helper threads: optimizing compiles, and GC work unless `--single-threaded-gc`).
- */
-const CLOCK: 'main thread' | 'process' = Number.isNaN(threadCpu()) ? 'process' : 'main thread'
-
 /** Runs both variants; throws when either system returns a wrong answer. */
 export async function runMcp(plan: McpPlan): Promise<McpResult> {
   const load = os.loadavg()[0]!
   const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
-  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, clock: CLOCK, bundled: !import.meta.url.endsWith('.ts'), singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
+  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, bundled: !import.meta.url.endsWith('.ts'), singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
 }
