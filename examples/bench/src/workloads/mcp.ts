@@ -20,9 +20,14 @@
  *   is not billed to the next. No forced `gc()` between runs: it shrinks V8's young generation,
  *   and the next run then pays for many more scavenges (measured: the local-tool run went from
  *   3 to 13–15 µs per call).
- * - Each round runs bare, bridge, bridge, bare (mirrored in odd rounds), so drift in the
- *   machine's load within a round hits both sides alike; the headline figure is the median of
- *   the per-round ratios (bridge ÷ bare of the same round), with their p25–p75.
+ * - Garbage collection work a run leaves behind (an incremental marking it started, pages left
+ *   to sweep) is paid by the next run, and the sides do not leave the same amount: with a
+ *   bare, bridge, bridge, bare order each side would pay part of the other's (an in-process
+ *   A/B that ran two kinds of run in a fixed pattern moved 20 % of the cost from one to the
+ *   other). So each kind runs twice in a row and only the second run is measured.
+ * - The two sides run back to back in each round and alternate which goes first; the headline
+ *   figure is the median of the per-round ratios (bridge ÷ bare of the same round, so drift in
+ *   the machine's load between rounds cancels), with their p25–p75.
  *
  * Two attribution runs follow in each round: the bridge's tool body alone (its `execute` called
  * directly, run like the bare side: what the bridge costs over the SDK's own path) and a local
@@ -197,6 +202,15 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     return used
   }
 
+  /**
+   * Runs `run` twice and returns the second figure. Garbage collection work a run leaves behind
+   * (an incremental marking it started, pages to sweep) is paid by the run after it; the first,
+   * unmeasured run pays for the previous kind's, so each measured run follows one of its own kind.
+   */
+  const twice = async (run: () => Promise<number>): Promise<number> => {
+    await run()
+    return run()
+  }
   const bareSamples: number[] = []
   const bridgeSamples: number[] = []
   const bodySamples: number[] = []
@@ -204,22 +218,18 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   try {
     for (let round = 0; round < plan.warmup + plan.rounds; round++) {
       if (round === plan.warmup) threads.length = 0
-      // Bare, bridge, bridge, bare (or the mirror image in odd rounds): drift in the machine's
-      // load within a round hits both sides alike, and neither always runs first.
+      // The two sides back to back, alternating which goes first, each measured after a run of
+      // its own kind (see `twice`).
       const bareFirst = round % 2 === 0
-      let bare = 0
-      let bridged = 0
-      for (const side of bareFirst ? ['bare', 'bridge', 'bridge', 'bare'] : ['bridge', 'bare', 'bare', 'bridge']) {
-        if (side === 'bare') bare += await runCalls(bareCall)
-        else bridged += await runBridge()
-      }
-      const w = await runCalls(bodyCall)
-      const z = await runBridge(true)
+      const x = bareFirst ? await twice(() => runCalls(bareCall)) : await twice(() => runBridge())
+      const y = bareFirst ? await twice(() => runBridge()) : await twice(() => runCalls(bareCall))
+      const w = await twice(() => runCalls(bodyCall))
+      const z = await twice(() => runBridge(true))
       if (round < plan.warmup) continue
       bodySamples.push(w / plan.n)
       localSamples.push(z / plan.n)
-      bareSamples.push(bare / 2 / plan.n)
-      bridgeSamples.push(bridged / 2 / plan.n)
+      bareSamples.push((bareFirst ? x : y) / plan.n)
+      bridgeSamples.push((bareFirst ? y : x) / plan.n)
     }
   } finally {
     await bridge.close()
