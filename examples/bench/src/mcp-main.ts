@@ -32,7 +32,7 @@ if (fromSource || !process.execArgv.includes('--single-threaded-gc')) {
 
 const smoke = process.argv.includes('--smoke')
 const packageRoot = new URL('../', import.meta.url)
-const result = await runMcp(smoke ? { n: 20, rounds: 2, warmup: 1, log: console.log } : { n: 1000, rounds: 151, warmup: 10, log: console.log })
+const result = await runMcp(smoke ? { n: 20, rounds: 2, warmup: 1, log: console.log } : { n: 1000, batches: 3, rounds: 101, warmup: 10, log: console.log })
 const resultsDir = new URL('results/', packageRoot)
 mkdirSync(resultsDir, { recursive: true })
 writeFileSync(new URL(smoke ? 'mcp-smoke.json' : 'mcp.json', resultsDir), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`)

@@ -9,7 +9,8 @@ import { MCP_END, MCP_START, renderMcpSection, spliceMcpSection } from '../src/r
 
 test('bench:mcp smoke: both variants, every system measured, the section renders and splices', { timeout: 60_000 }, async () => {
   const lines: string[] = []
-  const result = await runMcp({ n: 20, rounds: 3, warmup: 1, log: (line) => lines.push(line) })
+  const result = await runMcp({ n: 20, batches: 2, rounds: 3, warmup: 1, log: (line) => lines.push(line) })
+  expect(result.batches).toBe(2)
   expect(result.rows.map((r) => r.variant)).toEqual(['sequential', 'parallel'])
   for (const row of result.rows) {
     for (const s of [row.bare, row.bridge, row.body, row.local]) {

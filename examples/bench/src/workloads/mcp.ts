@@ -48,8 +48,14 @@ import { summarize, type Summary } from '../stats'
 
 /** The workload's plan. */
 export interface McpPlan {
-  /** Calls per round (sequential). */
+  /** Calls per batch (the bridge side sends them as one batch; the bare side makes as many `callTool`s). */
   readonly n: number
+  /**
+   * Batches per measured run (default 1). A run of N = 1,000 calls holds one or two scavenges of
+   * 3–8 ms each (the SDK allocates about 24 KB per call), which moves a single run's CPU time by
+   * ±15–30 %; a few batches per run average that out. Figures stay per call.
+   */
+  readonly batches?: number
   readonly rounds: number
   readonly warmup: number
   readonly log: (line: string) => void
@@ -91,6 +97,8 @@ export interface McpRow {
 /** What the workload measured. */
 export interface McpResult {
   readonly n: number
+  /** Batches of N calls per measured run. */
+  readonly batches: number
   readonly rounds: number
   readonly rows: readonly McpRow[]
   /** 1-minute load average at the start, and the core count. */
@@ -177,29 +185,35 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     threads.push({ cpu: used.user + used.system, thread: own })
     return used.user + used.system
   }
-  /** N calls of `one`, one at a time or ten workers at a time (like the batch's pool). */
-  const runCalls = (one: (i: number) => Promise<void>): Promise<number> =>
-    cpu(async () => {
-      if (parallel) {
-        let next = 0
-        const worker = async (): Promise<void> => {
-          while (next < plan.n) await one(next++)
+  const batches = plan.batches ?? 1
+  /** CPU µs per call of `batches` times N calls of `one`, one at a time or ten workers at a time (like the batch's pool). */
+  const runCalls = async (one: (i: number) => Promise<void>): Promise<number> =>
+    (await cpu(async () => {
+      for (let b = 0; b < batches; b++) {
+        if (parallel) {
+          let next = 0
+          const worker = async (): Promise<void> => {
+            while (next < plan.n) await one(next++)
+          }
+          await Promise.all(Array.from({ length: POOL }, worker))
+        } else {
+          for (let i = 0; i < plan.n; i++) await one(i)
         }
-        await Promise.all(Array.from({ length: POOL }, worker))
-      } else {
-        for (let i = 0; i < plan.n; i++) await one(i)
+      }
+    })) /
+    (batches * plan.n)
+  /** CPU µs per call of `batches` batches of the N calls through the pipeline (to the MCP tool, or the local one); each batch's answers are checked as it ends, like the bare side's. */
+  const runBridge = async (local = false): Promise<number> => {
+    const used = await cpu(async () => {
+      for (let b = 0; b < batches; b++) {
+        const results = await ctx.tools.execute({ calls: local ? localCalls : calls })
+        for (let i = 0; i < plan.n; i++) {
+          const r = results[i]!
+          if (r.isError || r.value !== String(3 * i)) throw new Error(`mcp bench: ${local ? 'local' : 'bridge'} call ${i} answered ${JSON.stringify(r)}`)
+        }
       }
     })
-  const runBridge = async (local = false): Promise<number> => {
-    let results: readonly ToolResult[] = []
-    const used = await cpu(async () => {
-      results = await ctx.tools.execute({ calls: local ? localCalls : calls })
-    })
-    for (let i = 0; i < plan.n; i++) {
-      const r = results[i]!
-      if (r.isError || r.value !== String(3 * i)) throw new Error(`mcp bench: ${local ? 'local' : 'bridge'} call ${i} answered ${JSON.stringify(r)}`)
-    }
-    return used
+    return used / (batches * plan.n)
   }
 
   /**
@@ -226,10 +240,10 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
       const w = await twice(() => runCalls(bodyCall))
       const z = await twice(() => runBridge(true))
       if (round < plan.warmup) continue
-      bodySamples.push(w / plan.n)
-      localSamples.push(z / plan.n)
-      bareSamples.push((bareFirst ? x : y) / plan.n)
-      bridgeSamples.push((bareFirst ? y : x) / plan.n)
+      bodySamples.push(w)
+      localSamples.push(z)
+      bareSamples.push(bareFirst ? x : y)
+      bridgeSamples.push(bareFirst ? y : x)
     }
   } finally {
     await bridge.close()
@@ -243,7 +257,7 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const bodyRatio = summarize(bodySamples.map((b, i) => b / bareSamples[i]!))
   const threadShare = threads.reduce((sum, t) => sum + t.thread, 0) / threads.reduce((sum, t) => sum + t.cpu, 0)
   plan.log(
-    `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.toFixed(3)} (N=${plan.n})`,
+    `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.toFixed(3)} (N=${plan.n}, ${batches} batch${batches === 1 ? '' : 'es'} per run)`,
   )
   return { variant, bare, bridge: bridged, body, local, ratio, bodyRatio, threadShare }
 }
@@ -261,5 +275,5 @@ function threadCpu(): number {
 export async function runMcp(plan: McpPlan): Promise<McpResult> {
   const load = os.loadavg()[0]!
   const rows = [await runVariant('sequential', plan), await runVariant('parallel', plan)]
-  return { n: plan.n, rounds: plan.rounds, rows, load, cores: os.cpus().length, bundled: !import.meta.url.endsWith('.ts'), singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
+  return { n: plan.n, batches: plan.batches ?? 1, rounds: plan.rounds, rows, load, cores: os.cpus().length, bundled: !import.meta.url.endsWith('.ts'), singleThreadedGc: process.execArgv.includes('--single-threaded-gc') }
 }
