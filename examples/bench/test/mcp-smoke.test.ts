@@ -23,6 +23,7 @@ test('bench:mcp smoke: both variants, every system measured, the section renders
       expect(s.min).toBeLessThanOrEqual(s.median)
       expect(s.median).toBeLessThanOrEqual(s.max)
     }
+    expect(row.pipelineOnMcp.n).toBe(3)
     expect(row.ratio.min).toBeGreaterThanOrEqual(row.bridge.min / row.bare.max - 1e-9)
     expect(row.ratio.max).toBeLessThanOrEqual(row.bridge.max / row.bare.min + 1e-9)
     if (process.platform === 'linux') expect(row.threadShare).toBeGreaterThan(0)

@@ -86,6 +86,8 @@ export interface McpRow {
   readonly ratio: Summary
   /** Per-round body alone ÷ bare. */
   readonly bodyRatio: Summary
+  /** Per-round bridge + pipeline − body alone, µs per call: the pipeline's work for an MCP call. */
+  readonly pipelineOnMcp: Summary
   /**
    * Main-thread CPU ÷ process CPU, summed over the measured runs (1: all the work ran on the main
    * thread; the rest is V8's helper threads: optimizing compiles, and GC work unless
@@ -111,6 +113,8 @@ export interface McpResult {
 }
 
 const POOL = 10
+/** Batches of the local tool per batch of the MCP one in a measured run (see `runBridge`). */
+const LOCAL_FACTOR = 10
 
 const INPUT_SCHEMA = {
   type: 'object' as const,
@@ -204,8 +208,11 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
     (batches * plan.n)
   /** CPU µs per call of `batches` batches of the N calls through the pipeline (to the MCP tool, or the local one); each batch's answers are checked as it ends, like the bare side's. */
   const runBridge = async (local = false): Promise<number> => {
+    // A local call costs a tenth of an MCP one: ten times the batches keep its run as long, so a
+    // marking the previous runs started does not swamp it.
+    const count = local ? LOCAL_FACTOR * batches : batches
     const used = await cpu(async () => {
-      for (let b = 0; b < batches; b++) {
+      for (let b = 0; b < count; b++) {
         const results = await ctx.tools.execute({ calls: local ? localCalls : calls })
         for (let i = 0; i < plan.n; i++) {
           const r = results[i]!
@@ -213,7 +220,7 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
         }
       }
     })
-    return used / (batches * plan.n)
+    return used / (count * plan.n)
   }
 
   /**
@@ -255,11 +262,12 @@ async function runVariant(variant: McpVariant, plan: McpPlan): Promise<McpRow> {
   const local = summarize(localSamples)
   const ratio = summarize(bridgeSamples.map((b, i) => b / bareSamples[i]!))
   const bodyRatio = summarize(bodySamples.map((b, i) => b / bareSamples[i]!))
+  const pipelineOnMcp = summarize(bridgeSamples.map((b, i) => b - bodySamples[i]!))
   const threadShare = threads.reduce((sum, t) => sum + t.thread, 0) / threads.reduce((sum, t) => sum + t.cpu, 0)
   plan.log(
     `mcp ${variant}: bridge + pipeline ÷ bare callTool, median of ${plan.rounds} per-round ratios ${ratio.median.toFixed(2)} (p25–p75 ${ratio.p25.toFixed(2)}–${ratio.p75.toFixed(2)}); bare ${bare.median.toFixed(1)} µs/call, bridge + pipeline ${bridged.median.toFixed(1)} µs/call (CPU, medians); the bridge's body alone ${body.median.toFixed(1)} µs/call (${bodyRatio.median.toFixed(2)}×), the pipeline alone (local tool) ${local.median.toFixed(1)} µs/call; main thread's share of the CPU time ${threadShare.toFixed(3)} (N=${plan.n}, ${batches} batch${batches === 1 ? '' : 'es'} per run)`,
   )
-  return { variant, bare, bridge: bridged, body, local, ratio, bodyRatio, threadShare }
+  return { variant, bare, bridge: bridged, body, local, ratio, bodyRatio, pipelineOnMcp, threadShare }
 }
 
 /** CPU µs this thread has run (Linux `/proc/thread-self/schedstat`, in ns there; it advances at scheduler ticks), or NaN where it cannot be read. */
