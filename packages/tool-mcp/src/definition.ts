@@ -76,14 +76,16 @@ export function unregistrable(name: string, tool: Tool): string | undefined {
 
 /**
  * What a definition hands its server connection for each call, built once per tool at
- * registration: the tool's name on the server, its registered name (for progress events), and
- * the mapping of a shape-checked `CallToolResult` to the call's value (throws a `ToolError` for
- * `isError` or a missing `structuredContent`).
+ * registration: the tool's name on the server, its registered name (for progress events), the
+ * mapping of a shape-checked `CallToolResult` to the call's value (throws a `ToolError` for
+ * `isError` or a missing `structuredContent`), and the content that mapping prepared.
  */
 export interface McpCallTarget {
   readonly tool: string
   readonly registered: string
   settle(result: CallToolResult, exec: ToolExecution): JsonValue
+  /** The content `settle` prepared for the call of `exec` (removed as it is read), or `undefined` to render the value. */
+  take(exec: ToolExecution): readonly ContentBlock[] | undefined
 }
 
 /** Sends one `tools/call` for a definition (the server connection owns transport and cancellation) and settles it through `target.settle`. */
@@ -99,6 +101,9 @@ const NO_BLOCKS: readonly McpContentBlock[] = Object.freeze([])
 function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): McpCallTarget {
   const mcpName = tool.name
   const structured = tool.outputSchema !== undefined
+  // Whether `settle` ever prepared content for this tool: until then `take` has nothing to look
+  // up and does not read `exec.token` (the pipeline mints that symbol on first read).
+  let prepares = false
   return Object.freeze({
     tool: mcpName,
     registered: name,
@@ -117,8 +122,18 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
       }
       // One text block of a tool without outputSchema: the value is its text, and the default
       // render (`renderJsonValue`) shows exactly that block; nothing to prepare.
-      if (blocks.length > 1 || (blocks.length === 1 && (structured || blocks[0]!.type !== 'text'))) prepared.set(exec.token, mapContent(blocks))
+      if (blocks.length > 1 || (blocks.length === 1 && (structured || blocks[0]!.type !== 'text'))) {
+        prepares = true
+        prepared.set(exec.token, mapContent(blocks))
+      }
       return value
+    },
+    take(exec: ToolExecution): readonly ContentBlock[] | undefined {
+      if (!prepares) return undefined
+      const token = exec.token
+      const content = prepared.get(token)
+      if (content !== undefined) prepared.delete(token)
+      return content
     },
   })
 }
@@ -141,9 +156,7 @@ export function toDefinition(server: ResolvedServerConfig, name: string, tool: T
       return call(target, args, exec)
     },
     projectContent(_args: JsonObject, _value: JsonValue, exec: ToolExecution): readonly ContentBlock[] | undefined {
-      const content = prepared.get(exec.token)
-      if (content !== undefined) prepared.delete(exec.token)
-      return content
+      return target.take(exec)
     },
     source: 'raw',
     mcp: info,

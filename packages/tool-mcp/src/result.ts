@@ -1,9 +1,12 @@
 /**
- * The shape check of a `tools/call` result, done by the bridge instead of the SDK's
- * `CallToolResultSchema` (zod): the SDK parses the response with its base `ResultSchema` (an
- * object, `_meta` an object when present) and this module checks the rest of the MCP
- * `CallToolResult` contract — every field the bridge reads, and every field a block type
- * requires — in one pass without copying the result.
+ * The shape check of a `tools/call` result, done by the bridge instead of the SDK's zod schemas.
+ * Before a response reaches its request, the SDK's transport handler has already checked the
+ * JSON-RPC envelope with its base `ResultSchema` (`isJSONRPCResultResponse`: the result an
+ * object, `_meta` an object when present); `callTool` would then parse the result again with
+ * `CallToolResultSchema`, and `client.request` needs some schema to parse it with — zod copies
+ * every object it parses, key by key. {@link CALL_TOOL_RESULT} hands the SDK this module's check
+ * as that schema instead, so the rest of the MCP `CallToolResult` contract — every field the
+ * bridge reads, and every field a block type requires — is checked in one pass without copying.
  *
  * Checked (MCP `CallToolResult`, protocol 2025-06-18):
  * - `content`: an array when present (absent reads as `[]`, like the SDK's default); each block
@@ -19,6 +22,7 @@
  * into a text line naming the type, so it is never dropped silently.
  */
 import { typeLabel } from '@deepseek-ai/dsh-tools'
+import type { CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
 
 /** Characters outside base64 (standard or URL-safe alphabet, padding, whitespace `atob` skips). */
 const NOT_BASE64 = /[^A-Za-z0-9+/=_\-\s]/
@@ -103,3 +107,26 @@ export function checkCallToolResult(result: unknown): string | undefined {
   if (result.isError !== undefined && typeof result.isError !== 'boolean') return expected('/isError', 'a boolean', result.isError)
   return undefined
 }
+
+/** A `tools/call` result that breaks the `CallToolResult` shape; `problem` is {@link checkCallToolResult}'s text. */
+export class MalformedCallToolResult extends Error {
+  constructor(readonly problem: string) {
+    super(`malformed CallToolResult: ${problem}`)
+    this.name = 'MalformedCallToolResult'
+  }
+}
+
+/**
+ * The result schema the bridge passes to `client.request` for `tools/call`: {@link checkCallToolResult}
+ * in the shape of a Zod 3 schema. The SDK parses a result with `safeParse(schema, data)` from
+ * its `zod-compat` module, which calls `schema.safeParse(data)` for any schema that is not a Zod 4
+ * one (no `_zod` member; SDK 1.32.2, pinned), so the request resolves with the result object as
+ * received — not a copy — or rejects with a {@link MalformedCallToolResult}. The malformed-result
+ * tests pin this against the installed SDK.
+ */
+export const CALL_TOOL_RESULT = Object.freeze({
+  safeParse(data: unknown): { readonly success: true; readonly data: CallToolResult } | { readonly success: false; readonly error: MalformedCallToolResult } {
+    const problem = checkCallToolResult(data)
+    return problem === undefined ? { success: true, data: data as CallToolResult } : { success: false, error: new MalformedCallToolResult(problem) }
+  },
+}) as unknown as typeof CallToolResultSchema

@@ -6,12 +6,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, ResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
 import { CallLinks, type CallLink } from './call'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
-import { checkCallToolResult } from './result'
+import { CALL_TOOL_RESULT, MalformedCallToolResult } from './result'
 import type { McpProgress } from './progress'
 
 /**
@@ -89,14 +89,6 @@ export function childEnvironment(config: McpStdioServerConfig): Record<string, s
   // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
   if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
   return env as Record<string, string>
-}
-
-/** The first issue of a zod error as `<JSON pointer>: <message>` (the SDK's own result parse). */
-function zodProblem(error: object): string {
-  const issue = (error as { issues?: readonly { path?: readonly PropertyKey[]; message?: string }[] }).issues?.[0]
-  if (issue === undefined) return describeThrown(error)
-  const path = issue.path ?? []
-  return `${path.length === 0 ? '(the result)' : path.map((p) => `/${String(p)}`).join('')}: ${issue.message ?? 'invalid'}`
 }
 
 /** Routes a connected transport's messages through `trace` (its throws ignored). */
@@ -361,10 +353,9 @@ export class McpServerConnection {
 
   /**
    * One `tools/call`, settled through `target.settle`; see the package README for the error
-   * codes. A link per call carries cancellation both ways (see `call.ts`); the SDK
-   * parses the response with its base `ResultSchema` only and {@link checkCallToolResult} checks
-   * the rest of the `CallToolResult` shape, so a malformed result fails this call with
-   * `MCP_PROTOCOL_ERROR` naming the tool and the field.
+   * codes. A link per call carries cancellation both ways (see `call.ts`); the SDK checks the
+   * response with the bridge's {@link CALL_TOOL_RESULT} (one pass, no copy), so a malformed
+   * result fails this call with `MCP_PROTOCOL_ERROR` naming the tool and the field.
    */
   private call(target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
     const client = this.client
@@ -379,7 +370,7 @@ export class McpServerConnection {
     const timeout = this.config.requestTimeoutMs
     const request = client.request(
       { method: 'tools/call', params: { name: target.tool, arguments: args } },
-      ResultSchema,
+      CALL_TOOL_RESULT,
       this.config.progress === 'always' || this.host.progressObserved()
         ? {
             signal,
@@ -392,9 +383,7 @@ export class McpServerConnection {
     return request.then(
       (result) => {
         this.settled(caller, link)
-        const problem = checkCallToolResult(result)
-        if (problem !== undefined) throw new ToolError('MCP_PROTOCOL_ERROR', `MCP server "${this.config.name}" sent a malformed result for "${target.tool}": ${problem}`)
-        return target.settle(result as CallToolResult, exec)
+        return target.settle(result, exec)
       },
       (error: unknown) => {
         this.settled(caller, link)
@@ -418,9 +407,7 @@ export class McpServerConnection {
       if (error.code === ErrorCode.RequestTimeout) return new ToolError('MCP_REQUEST_TIMEOUT', `${server} did not answer the call to "${tool}" within ${this.config.requestTimeoutMs}ms`, { cause: error })
       return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message}`, { cause: error })
     }
-    if (error !== null && typeof error === 'object' && (error as { name?: unknown }).name === 'ZodError') {
-      return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${zodProblem(error)}`, { cause: error })
-    }
+    if (error instanceof MalformedCallToolResult) return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${error.problem}`, { cause: error })
     return new ToolError('MCP_TRANSPORT_ERROR', `${server}: the call to "${tool}" failed in transport: ${describeThrown(error)}`, { cause: error })
   }
 
