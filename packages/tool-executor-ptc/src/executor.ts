@@ -122,7 +122,7 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
  * `PtcExecutor` plugin.
  *
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
- *   `timeoutMs` or limit.
+ *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`) or limit.
  */
 export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecutor {
   const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
@@ -131,6 +131,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > MAX_TIMER_MS)) {
     throw new RangeError(`timeoutMs must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${String(config.timeoutMs)}`)
   }
+  if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${JSON.stringify(config.warmUp) ?? typeof config.warmUp}`)
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
   const flavour = runtime.flavour ?? TYPESCRIPT_FLAVOUR

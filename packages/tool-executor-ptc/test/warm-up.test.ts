@@ -21,3 +21,8 @@ test('warmUp() compiles the run_code argument validator, so the first run compil
   expect(r!.isError ? r!.error.message : r!.content).toEqual([{ type: 'text', text: '42' }])
   expect(validatorCacheStats().compiles - compiled).toBe(0)
 })
+
+test('warmUp must be a boolean: anything else fails at once, naming the field', async () => {
+  expect(() => createPtcExecutor({ warmUp: 'no' as never })).toThrow(new RangeError('warmUp must be a boolean, got "no"'))
+  expect(() => createPtcExecutor({ warmUp: 0 as never })).toThrow(new RangeError('warmUp must be a boolean, got 0'))
+})
