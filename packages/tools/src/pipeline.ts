@@ -286,6 +286,9 @@ function describeProblem(problem: JsonProblem): string {
   return `${problem.pointer === '' ? '(root)' : capPointer(problem.pointer)} ${problem.message}`
 }
 
+/** Frozen copies {@link normalizeEntry} took of object arguments: prepare need not copy them again. */
+const SUBMITTED_SNAPSHOTS = new WeakSet<object>()
+
 /** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
 export function normalizeEntry(entry: unknown, index: number): { call: RawToolCall; problem?: string } {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
@@ -294,7 +297,18 @@ export function normalizeEntry(entry: unknown, index: number): { call: RawToolCa
   const record = entry as Record<string, unknown>
   const callId = typeof record.callId === 'string' && record.callId !== '' ? record.callId : undefined
   const name = typeof record.name === 'string' ? record.name : undefined
-  const args = record.arguments === undefined ? '' : record.arguments
+  let args = record.arguments === undefined ? '' : record.arguments
+  if (args !== null && typeof args === 'object') {
+    // Arguments the provider sent as an object: the caller still holds it, so the call keeps a
+    // frozen copy taken now — the session log, `exec.rawArguments`, observers and the body all
+    // see what was submitted. A value that is not lossless JSON stays as given: prepare names
+    // its problem (`INVALID_ARGS`).
+    const snap = snapshotJson(args)
+    if (snap.ok) {
+      args = snap.value
+      if (snap.value !== null && typeof snap.value === 'object') SUBMITTED_SNAPSHOTS.add(snap.value)
+    }
+  }
   const call: RawToolCall = { callId: callId ?? `invalid-call-${index}`, name: name ?? '', arguments: args as string | JsonValue }
   if (callId === undefined) return { call, problem: `callId must be a non-empty string, got ${typeLabel(record.callId)}` }
   if (name === undefined) return { call, problem: `name must be a string, got ${typeLabel(record.name)}` }
@@ -392,7 +406,7 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
     return
   }
   // Lossless snapshot and deep freeze (a fresh JSON.parse result is frozen in place).
-  if (args !== EMPTY_OBJECT) {
+  if (args !== EMPTY_OBJECT && !SUBMITTED_SNAPSHOTS.has(args)) {
     const snap = snapshotJson(args, { copy: !parsed })
     if (!snap.ok) {
       state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { z } from 'zod'
 import { defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { call, createHarness, objectCall, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { call, createHarness, echoTool, objectCall, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 // A batch's calls are looked up when the batch is submitted; each call's arguments (JSON text;
 // an object the caller holds is taken at submission) are parsed, validated and checked when the
@@ -148,6 +148,33 @@ describe('deferring a call\'s arguments keeps the outcome of preparing it at sub
     expect(codes(results)).toEqual(['ok', 'ok', 'ok'])
     expect(results.map((r) => (r.isError ? r.error.message : r.value))).toEqual([1, 2, 3])
     expect(trace).toEqual(['check:1', 'check:2', 'check:3', 'body:c1', 'body:c2', 'body:c3'])
+  })
+
+  test('object arguments: the session log, exec.rawArguments and tools/result see the submitted copy, not the caller\'s later changes', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echoTool())
+    const args = { text: 'original', value: { k: 1 } }
+    const raw: unknown[] = []
+    h.ctx.tools.on('tools/pre-execute', (exec, next) => {
+      raw.push(exec.rawArguments)
+      return next()
+    })
+    const observed: unknown[] = []
+    h.ctx.on('tools/result', (_result, event) => void observed.push(event.call.arguments))
+    const { agent, log } = h.agentWithLog('a1')
+    const pending = h.execute([objectCall('echo', args, 'c1')], { agent })
+    args.text = 'mutated'
+    args.value.k = 2
+    const [r] = await pending
+    const submitted = { text: 'original', value: { k: 1 } }
+    expect(r!.isError ? r!.error.message : r!.value).toEqual(submitted)
+    expect(raw).toEqual([submitted])
+    expect(observed).toEqual([submitted])
+    const entry = log.calls()[0]!
+    expect(entry.arguments).toEqual(submitted)
+    expect(Object.isFrozen(entry.arguments)).toBe(true)
+    // The caller's own object is left as it is (not frozen by the pipeline).
+    expect(Object.isFrozen(args)).toBe(false)
   })
 })
 
