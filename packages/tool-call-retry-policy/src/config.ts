@@ -99,7 +99,7 @@ export class RetryPolicyConfigError extends RangeError {
 function number(config: RetryPolicyConfig, key: 'initialDelayMs' | 'maxDelayMs' | 'multiplier' | 'maxRetryAfterMs', fallback: number, min: number, max: number): number {
   const value = config[key] ?? fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-    throw new RetryPolicyConfigError(`/${key}`, `must be a number from ${min} to ${max}, got ${String(value)}`)
+    throw new RetryPolicyConfigError(`/${key}`, `must be a number from ${min} to ${max}, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`)
   }
   return value
 }

@@ -38,7 +38,7 @@ export interface RetryWrapperOptions {
 export interface RetryAnnotation {
   /** Attempts made, the first included. */
   readonly attempts: number
-  /** The waits between them, in ms. */
+  /** The waits between them, in ms, as planned (a wait cut short by an abort or an outer deadline keeps its planned length). */
   readonly delaysMs: readonly number[]
   /** Each failed attempt's code (`TOOL_FAILED` when the error had none), in order. */
   readonly errors: readonly string[]

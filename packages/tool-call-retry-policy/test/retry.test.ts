@@ -227,6 +227,7 @@ describe('backoff and config', () => {
     expect(() => resolveRetryPolicyConfig({ retryable: 'yes' as never })).toThrow('retry policy config: /retryable must be a function, got string')
     expect(() => resolveRetryPolicyConfig({ respectRetryAfter: 'yes' as never })).toThrow('retry policy config: /respectRetryAfter must be a boolean, got string')
     expect(() => resolveRetryPolicyConfig({ maxRetryAfterMs: -1 })).toThrow('retry policy config: /maxRetryAfterMs must be a number from 0 to 2147483647, got -1')
+    expect(() => resolveRetryPolicyConfig({ maxRetryAfterMs: '5' as never })).toThrow('retry policy config: /maxRetryAfterMs must be a number from 0 to 2147483647, got "5"')
     h = await createHarness()
     await expect(h.ctx.plugin(RetryPolicy, { maxAttempts: 1.5 })).rejects.toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got 1.5')
   })
