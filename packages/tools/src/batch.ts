@@ -111,11 +111,11 @@ export interface BatchRunner extends CallRunner {
  * fed a whole batch; the PTC executor feeds it sub-calls as the program issues them.
  *
  * Scheduling: calls are looked up as they are submitted (`submit` also prepares its call's
- * arguments then; `submitAll` leaves each call's JSON-text arguments until the call reaches policy); the
- * later stages advance in one pass (a "pump") a microtask later, so a caller that aborts right
- * after submitting is seen by every call's policy stage (its `tools/pre-execute` listeners run,
- * then the stage settles the call `ABORTED_BEFORE_DISPATCH`) and no body starts. Each stage keeps submission order through a cursor — policy, start
- * (pool admission) and completion (post-execute → finalize → observe) — and a stage that
+ * arguments then; `submitAll` leaves each call's JSON-text arguments until the call reaches
+ * policy); the later stages advance in one pass (a "pump") a microtask later, so a caller that
+ * aborts right after submitting is seen by every call's policy stage (its `tools/pre-execute`
+ * listeners run, then the stage settles the call `ABORTED_BEFORE_DISPATCH`) and no body starts.
+ * Each stage keeps submission order through a cursor — policy, start (pool admission) and completion (post-execute → finalize → observe) — and a stage that
  * finishes synchronously lets the pass go on to the next call without a promise. Only a stage
  * that really waits (an async listener, a body's promise, a full pool) parks the pass, which
  * resumes when it settles.
