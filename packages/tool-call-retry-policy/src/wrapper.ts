@@ -69,8 +69,8 @@ function codeOf(error: unknown): string | undefined {
  * `repeatable` runs once, untouched. Otherwise a failed attempt is retried after the wait its
  * server asked for (`Retry-After`, up to `maxRetryAfterMs`, see {@link retryAfterMs}; over it
  * the failure stands) or else {@link backoffDelay} ms (emitting `tools/retry` first) until it
- * succeeds, the attempts are used up, `exec.signal` fires, the error is an abort or has a code in {@link NEVER_RETRIED}, or
- * `retryable` says no. The wrapper never invents an error: it rethrows the last attempt's error
+ * succeeds, the attempts are used up, `exec.signal` fires, the error is an abort or has a code
+ * in {@link NEVER_RETRIED}, or `retryable` says no. The wrapper never invents an error: it rethrows the last attempt's error
  * as is (its code, e.g. `TOOL_FAILED` or `TOOL_TIMEOUT`, reaches the result), or the signal's
  * reason when the signal ends a wait (the registry reports `ABORTED`, or an outer timeout policy
  * `TOOL_TIMEOUT`). With more than one attempt, the value's result carries

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import { metrics, type Attributes, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api'
-import type { PolicyDecision, ToolExecution, ToolResult, ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import { typeLabel, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent } from '@deepseek-ai/dsh-tools'
 import * as A from './attributes'
 import { TOOL_TRACING_NAME, TOOL_TRACING_VERSION } from './plugin'
 
@@ -39,10 +39,6 @@ export interface ToolMetricsConfig {
  */
 export class ToolMetricsConfigError extends RangeError {
   override readonly name = 'ToolMetricsConfigError'
-}
-
-function typeOf(value: unknown): string {
-  return value === null ? 'null' : typeof value
 }
 
 function hasMethod(value: unknown, method: string): boolean {
@@ -125,12 +121,12 @@ export const ToolMetrics: {
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config: ToolMetricsConfig = {}): void {
     if (config.meter !== undefined && !hasMethod(config.meter, 'createHistogram')) {
-      throw new ToolMetricsConfigError(`tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got ${typeOf(config.meter)}`)
+      throw new ToolMetricsConfigError(`tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got ${typeLabel(config.meter)}`)
     }
     if (config.meterProvider !== undefined && !hasMethod(config.meterProvider, 'getMeter')) {
-      throw new ToolMetricsConfigError(`tool metrics config: /meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter), got ${typeOf(config.meterProvider)}`)
+      throw new ToolMetricsConfigError(`tool metrics config: /meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter), got ${typeLabel(config.meterProvider)}`)
     }
-    if (config.now !== undefined && typeof config.now !== 'function') throw new ToolMetricsConfigError(`tool metrics config: /now must be a function, got ${typeOf(config.now)}`)
+    if (config.now !== undefined && typeof config.now !== 'function') throw new ToolMetricsConfigError(`tool metrics config: /now must be a function, got ${typeLabel(config.now)}`)
     const meter = config.meter ?? (config.meterProvider ?? metrics.getMeterProvider()).getMeter(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)
     const durations = new ToolDurations(meter, config.now ?? (() => performance.now()))
     ctx.tools.on('tools/pre-execute', (exec, next) => durations.preExecute(exec, next))

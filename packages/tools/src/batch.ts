@@ -115,8 +115,9 @@ export interface BatchRunner extends CallRunner {
  * policy); the later stages advance in one pass (a "pump") a microtask later, so a caller that
  * aborts right after submitting is seen by every call's policy stage (its `tools/pre-execute`
  * listeners run, then the stage settles the call `ABORTED_BEFORE_DISPATCH`) and no body starts.
- * Each stage keeps submission order through a cursor — policy, start (pool admission) and completion (post-execute → finalize → observe) — and a stage that
- * finishes synchronously lets the pass go on to the next call without a promise. Only a stage
+ * Each stage keeps submission order through a cursor — policy, start (pool admission) and
+ * completion (post-execute → finalize → observe) — and a stage that finishes synchronously lets
+ * the pass go on to the next call without a promise. Only a stage
  * that really waits (an async listener, a body's promise, a full pool) parks the pass, which
  * resumes when it settles.
  */
@@ -407,9 +408,10 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
 
   /**
    * Stage 1 for one entry. With `deferArguments`, only the tool of a call whose arguments are
-   * JSON text is looked up now: the call's state, its parsed and validated arguments and its execution wait until the policy cursor
-   * reaches it (`advancePolicy`), so a large batch, or many batches at once, do not hold every
-   * call's arguments and execution before the first body runs. The outcome is the same as
+   * JSON text is looked up now: the call's state, its parsed and validated arguments and its
+   * execution wait until the policy cursor reaches it (`advancePolicy`), so a large batch, or
+   * many batches at once, do not hold every call's arguments and execution before the first
+   * body runs. The outcome is the same as
    * preparing at once: the caller's signal is read at submission (a call submitted after an
    * abort is prepared at once).
    */
@@ -421,10 +423,10 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       const normalized = normalizeEntry(entry, index)
       call = normalized.call
       const found = lookUp(call, normalized.problem, index, run)
-      // Only text arguments wait: an object the caller still holds could change before policy,
-      // so it is snapshotted (prepared) now, as it always was. The signal is read per call: one
-      // that aborted while the batch was being submitted (a log append, a lookup) fails the
-      // later calls here, as preparing each call as it was submitted did.
+      // Only text arguments wait: object arguments were copied by `normalizeEntry` already (and
+      // one that could not be copied is still the caller's, so it is judged now). The signal is
+      // read per call: one that aborted while the batch was being submitted (a log append, a
+      // lookup) fails the later calls here, as preparing each call as it was submitted did.
       if (deferArguments && typeof call.arguments === 'string' && !run.signal.aborted && 'definition' in found) {
         deferredCalls[index] = call
         deferredTools[index] = found
