@@ -28,6 +28,13 @@ function countLines(text: string): number {
   return n
 }
 
+/** Lines across the text blocks of `content` (a text block without a line break is one line). */
+function countAllLines(content: readonly ContentBlock[]): number {
+  let lines = 0
+  for (const block of content) if (block.type === 'text') lines += countLines(block.text)
+  return lines
+}
+
 /**
  * Cuts text blocks so the result stays within `limits`, never splitting a surrogate pair, and
  * appends {@link truncationMarker} to the last kept block. Image blocks pass unchanged.
@@ -37,13 +44,18 @@ export function capContent(content: readonly ContentBlock[], limits: ContentLimi
   const { maxChars, maxLines } = limits
   if (maxChars === 0 && maxLines === 0) return content
   let totalChars = 0
-  let totalLines = 0
+  let textBlocks = 0
   for (const block of content) {
     if (block.type !== 'text') continue
     totalChars += block.text.length
-    totalLines += block.text.length < 64 && !block.text.includes('\n') ? 1 : countLines(block.text)
+    textBlocks++
   }
   const overChars = maxChars > 0 && totalChars > maxChars
+  // A text of n characters has at most n + 1 lines: lines are counted only when that bound
+  // passes the cap (or the text is cut anyway and the marker reports them). Short results skip
+  // the scan, which would also flatten a concatenated string the caller may never read.
+  let totalLines = -1
+  if (overChars || (maxLines > 0 && totalChars + textBlocks > maxLines)) totalLines = countAllLines(content)
   const overLines = maxLines > 0 && totalLines > maxLines
   if (!overChars && !overLines) return content
   let charBudget = maxChars > 0 ? maxChars : Number.POSITIVE_INFINITY

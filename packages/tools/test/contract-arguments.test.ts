@@ -184,6 +184,33 @@ describe('no silent number rounding', () => {
     expect(received).toEqual([{ id: '2512292042121000001', ids: [9007199254740991, '9007199254740993'] }])
   })
 
+  test('the exact digits are substituted at any depth, after sibling values, and the whole arguments tree reaches the body frozen', async () => {
+    await harness()
+    const seen: unknown[] = []
+    h.ctx.tools.register(
+      defineRawTool({
+        name: 'nested',
+        description: 'n',
+        inputSchema: { type: 'object' },
+        execute: (args) => {
+          seen.push(args)
+          return 'ok'
+        },
+      }),
+    )
+    const [r] = await h.execute([call('nested', '{"first": {"k": [1, {"y": 2}]}, "big": 98765432109876543210, "list": [{"z": 1e30}, -12345678901234567890, [3]], "tail": {"w": 4}}', 'c1')])
+    expect(r!.isError).toBe(false)
+    expect(seen).toEqual([{ first: { k: [1, { y: 2 }] }, big: '98765432109876543210', list: [{ z: 1e30 }, '-12345678901234567890', [3]], tail: { w: 4 } }])
+    const unfrozen: string[] = []
+    const visit = (value: unknown, pointer: string): void => {
+      if (value === null || typeof value !== 'object') return
+      if (!Object.isFrozen(value)) unfrozen.push(pointer === '' ? '(root)' : pointer)
+      for (const [key, member] of Object.entries(value)) visit(member, `${pointer}/${key}`)
+    }
+    visit(seen[0], '')
+    expect(unfrozen).toEqual([])
+  })
+
   test('digits inside strings, safe integers and decimals are untouched; 1e400 stays rejected', async () => {
     await harness()
     h.ctx.tools.register(record({}))

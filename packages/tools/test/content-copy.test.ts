@@ -1,0 +1,85 @@
+/**
+ * What a tool's `render` returns reaches the model as a frozen copy taken at dispatch, block by
+ * block, with every own key in its order; the line cap counts lines exactly whenever it could bind.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { defineTool, type ContentBlock, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+let h: Harness
+afterEach(async () => {
+  await h?.dispose()
+})
+
+/** A tool whose `render` hands back `blocks` (the same objects on every call). */
+function showing(blocks: ContentBlock[]) {
+  return defineTool({
+    name: 'show',
+    description: 'Shows fixed content.',
+    parameters: {},
+    output: { schema: { type: 'string' }, render: () => blocks },
+    execute: () => 'v',
+  })
+}
+
+const texts = (r: ToolResult | undefined): string[] => r!.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`))
+
+describe('rendered content is copied and frozen', () => {
+  test('key order and extra keys are kept; the copy is frozen; later changes to the rendered blocks do not reach the result', async () => {
+    h = await createHarness()
+    const reversed = { text: 'second key first', type: 'text' } as ContentBlock
+    const extra = { type: 'text', text: 'with a note', note: 'kept' } as ContentBlock
+    const plain: ContentBlock = { type: 'text', text: 'plain' }
+    const image: ContentBlock = { type: 'image', data: 'AAAA', mimeType: 'image/png' }
+    const blocks = [reversed, extra, plain, image]
+    h.ctx.tools.register(showing(blocks))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(r!.isError).toBe(false)
+    expect(JSON.stringify(r!.content)).toBe(
+      '[{"text":"second key first","type":"text"},{"type":"text","text":"with a note","note":"kept"},{"type":"text","text":"plain"},{"type":"image","data":"AAAA","mimeType":"image/png"}]',
+    )
+    expect(Object.isFrozen(r!.content)).toBe(true)
+    expect(r!.content.map((b) => Object.isFrozen(b))).toEqual([true, true, true, true])
+    expect(r!.content.map((b, i) => b === blocks[i])).toEqual([false, false, false, false])
+    ;(plain as { text: string }).text = 'changed'
+    blocks.push({ type: 'text', text: 'added' })
+    expect(texts(r)).toEqual(['second key first', 'with a note', 'plain', '[image]'])
+    expect(Object.isFrozen(plain)).toBe(false)
+  })
+
+  test('an enumerable inherited key is not a block key: the block is copied with its own keys only', async () => {
+    h = await createHarness()
+    const block = Object.assign(Object.create({ inherited: 'no' }) as object, { type: 'text', text: 'own' }) as ContentBlock
+    h.ctx.tools.register(showing([block]))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(JSON.stringify(r!.content)).toBe('[{"type":"text","text":"own"}]')
+    expect(Object.getPrototypeOf(r!.content[0])).toBe(Object.prototype)
+  })
+})
+
+describe('the line cap', () => {
+  test('counts lines exactly when the text could pass it: 4 lines over a cap of 3 are cut, 3 lines are not', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 0, maxLines: 3 } } })
+    const blocks: ContentBlock[] = [{ type: 'text', text: 'a\nb\nc\nd' }]
+    h.ctx.tools.register(showing(blocks))
+    const [cut] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(cut)).toEqual(['a\nb\nc\n[output truncated: showing 5 of 7 characters (4 lines); request a narrower range or page to see the rest]'])
+    blocks[0] = { type: 'text', text: 'a\nb\nc' }
+    const [whole] = await h.execute([call('show', {}, 'c2')])
+    expect(texts(whole)).toEqual(['a\nb\nc'])
+  })
+
+  test('lines add up across text blocks (each block is at least one line); image blocks are not lines', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 0, maxLines: 2 } } })
+    h.ctx.tools.register(showing([{ type: 'text', text: 'one' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }, { type: 'text', text: 'two\nthree' }]))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(r)).toEqual(['one', '[image]', 'two\n[output truncated: showing 6 of 12 characters (3 lines); request a narrower range or page to see the rest]'])
+  })
+
+  test('the character cap reports the exact line count too', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 4, maxLines: 1000 } } })
+    h.ctx.tools.register(showing([{ type: 'text', text: 'ab\ncd\nef' }]))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(r)).toEqual(['ab\nc\n[output truncated: showing 4 of 8 characters (3 lines); request a narrower range or page to see the rest]'])
+  })
+})
