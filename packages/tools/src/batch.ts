@@ -12,7 +12,8 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type FoundTool, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type PipelineHost, type RunContext } from './pipeline'
+import type { FoundTool } from './found-tool'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10

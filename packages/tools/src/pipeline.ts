@@ -41,7 +41,8 @@ import {
   quoteText,
 } from './errors'
 import { freezeParsedArguments, snapshotJson, type JsonProblem } from './json'
-import { formatIssues, getValidator } from './json-schema'
+import { formatIssues } from './json-schema'
+import { FoundTool } from './found-tool'
 import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
@@ -207,8 +208,8 @@ export interface CallState {
   definition: AnyToolDefinition | undefined
   /** `finalizeContent` snapshotted at prepare. */
   finalize: AnyToolDefinition['finalizeContent'] | undefined
-  /** The arguments' JSON Schema of the resolved tool (set with `definition`). */
-  parameters: JsonSchemaNode | undefined
+  /** The resolved tool (set with `definition`): its arguments' JSON Schema and validators. */
+  tool: FoundTool | undefined
   exec: Execution | undefined
   parallel: boolean
   /** Set once the call reached stage 2 (post-execute runs for it). */
@@ -322,11 +323,6 @@ function isTruncation(parseError: string, raw: string): boolean {
   return at !== null && Number(at[1]) >= raw.trimEnd().length
 }
 
-/** A resolved tool: its definition and the JSON Schema its arguments validate against. */
-export interface FoundTool {
-  readonly definition: AnyToolDefinition
-  readonly parameters: JsonSchemaNode
-}
 
 /**
  * Stage 1 — prepare, in three steps: {@link lookUp} resolves the tool, {@link createState}
@@ -341,7 +337,7 @@ export interface FoundTool {
 export function lookUp(call: RawToolCall, problem: string | undefined, index: number, run: RunContext): FoundTool | Draft {
   if (problem !== undefined) return fail('INVALID_ARGS', messages.malformedCall(index, problem))
   const localDefinition = run.local?.(call.name)
-  const found = localDefinition !== undefined ? { definition: localDefinition, parameters: localDefinition.parameters } : run.host.lookup(call.name, run.scope, run.toolSet)
+  const found = localDefinition !== undefined ? new FoundTool(localDefinition, localDefinition.parameters) : run.host.lookup(call.name, run.scope, run.toolSet)
   const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
   if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
   if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
@@ -352,9 +348,9 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
   if ('definition' in found) {
-    return { index, call, definition: found.definition, finalize: found.definition.finalizeContent, parameters: found.parameters, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
+    return { index, call, definition: found.definition, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
   }
-  return { index, call, definition: undefined, finalize: undefined, parameters: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
+  return { index, call, definition: undefined, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
 }
 
 /**
@@ -434,12 +430,12 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
 
   // Validate (and, when enabled, repair then re-validate).
   if (definition.validateArguments !== false) {
-    const validate = getValidator(state.parameters!)
+    const validate = state.tool!.argumentsValidator()
     let issues = validate(args)
     if (issues.length > 0) {
       const modes = run.host.config.repair
       if (modes.jsonStrings === true || modes.numericStrings === true || modes.nullAsAbsent === true) {
-        const repaired = repairArguments(state.parameters!, args as JsonValue, modes)
+        const repaired = repairArguments(state.tool!.parameters, args as JsonValue, modes)
         if (repaired.repairs.length > 0) {
           issues = validate(repaired.value)
           if (issues.length === 0) {
@@ -677,20 +673,6 @@ const BLOCKED_INFO: ToolErrorInfo = Object.freeze({ name: 'PolicyBlocked', code:
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
 const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
 
-const unconstrained = new WeakMap<object, boolean>()
-
-/** Whether an output schema admits any JSON value (then output validation is skipped); cached per schema object. */
-function isUnconstrained(schema: unknown): boolean {
-  if (schema === true) return true
-  if (schema === null || typeof schema !== 'object') return false
-  let known = unconstrained.get(schema)
-  if (known === undefined) {
-    known = Object.keys(schema).every((key) => key === 'description' || key === 'title' || key === '$schema')
-    unconstrained.set(schema, known)
-  }
-  return known
-}
-
 /**
  * Validates, freezes and renders a canonical value. Returns a success or failure draft.
  * Results follow JSON: an `undefined` object member is dropped, an `undefined` array element is
@@ -698,20 +680,21 @@ function isUnconstrained(schema: unknown): boolean {
  * schema admits `null` — the work happened, so it is a success (rendered as the tool renders
  * `null`; the default raw rendering shows `(no output)`).
  */
-function settleValue(exec: Execution, value: unknown, run: RunContext): Draft {
+function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
+  const exec = state.exec!
   const definition = exec.definition
   const name = definition.name
-  const constrained = !isUnconstrained(definition.output.schema)
+  const validate = state.tool!.outputValidator()
   let frozen: JsonValue
   if (value === undefined) {
-    if (constrained && getValidator(definition.output.schema)(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
+    if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
     frozen = null
   } else {
     const snap = snapshotJson(value, { dropUndefined: true })
     if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
     frozen = snap.value
-    if (constrained) {
-      const issues = getValidator(definition.output.schema)(frozen)
+    if (validate !== null) {
+      const issues = validate(frozen)
       if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
     }
   }
@@ -855,7 +838,7 @@ function bodyReturned(state: CallState, run: RunContext, value: unknown, bodySta
     state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
     return
   }
-  state.draft = settleValue(exec, value, run)
+  state.draft = settleValue(state, value, run)
 }
 
 class AbortedBeforeBody extends Error {}
@@ -964,7 +947,7 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
       state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'a failed call has no value to replace')
       return
     }
-    next = settleValue(exec, value, run)
+    next = settleValue(state, value, run)
     if (draft.contexts !== undefined) next = { ...next, contexts: draft.contexts }
   } else if (content !== undefined) {
     if (!isContent(content)) {

@@ -22,6 +22,7 @@ import type { ToolBatchEvent, ToolChange, ToolEvents } from './events'
 import { NoExecutorError, quoteText, ToolActivationError, ToolRegistrationError, typeLabel } from './errors'
 import { capPointer } from './limits'
 import { checkSchema } from './json-schema'
+import { FoundTool } from './found-tool'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
 import { emitScoped, isWithin, scopeChain, scopeOf } from './scope'
@@ -122,7 +123,7 @@ interface Registration {
   readonly owner: string
   readonly seq: number
   /** The execution lookup's answer for this registration (one frozen object, not one per call). */
-  readonly found: { readonly definition: AnyToolDefinition; readonly parameters: JsonSchemaNode }
+  readonly found: FoundTool
 }
 
 type Mask = (name: string, definition: AnyToolDefinition) => boolean
@@ -373,7 +374,7 @@ export class ToolRegistry extends Service {
           { toolName: name },
         )
       }
-      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: Object.freeze({ definition, parameters: schema.parameters }) }
+      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: new FoundTool(definition, schema.parameters) }
       layer.byName.set(name, reg)
       this._version++
       try {
@@ -430,7 +431,7 @@ export class ToolRegistry extends Service {
           )
         }
         const seq = kept?.seq ?? self._seq++
-        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: Object.freeze({ definition, parameters: schema.parameters }) })
+        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: new FoundTool(definition, schema.parameters) })
       }
       const registered: string[] = []
       const unregistered: string[] = []
@@ -761,7 +762,7 @@ export class ToolRegistry extends Service {
     return 'definition' in found ? found.definition : undefined
   }
 
-  protected _lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): { definition: AnyToolDefinition; parameters: JsonSchemaNode } | { available: readonly string[] } {
+  protected _lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { available: readonly string[] } {
     const byName = this._visibleFor(scope).byName
     let current = byName.get(name)
     // Names are registered in NFC; a call naming one in another normal form finds it too.

@@ -1,0 +1,40 @@
+/**
+ * A resolved tool as the registry hands it to the pipeline: the definition, the JSON Schema its
+ * arguments validate against, and the two validators, looked up on first use and then kept.
+ * One instance per registration, so a call pays no cache lookup for them (the validator cache of
+ * `getValidator` is keyed by schema object in a `WeakMap`, ~20 ns a lookup).
+ */
+import type { AnyToolDefinition, JsonSchemaNode } from './contracts'
+import { getValidator, type Validator } from './json-schema'
+
+export class FoundTool {
+  #arguments: Validator | undefined
+  /** `null`: the output schema admits any JSON value, so output validation is skipped. */
+  #output: Validator | null | undefined
+
+  constructor(
+    readonly definition: AnyToolDefinition,
+    readonly parameters: JsonSchemaNode,
+  ) {}
+
+  /** The arguments' validator (`getValidator(parameters)`). */
+  argumentsValidator(): Validator {
+    return (this.#arguments ??= getValidator(this.parameters))
+  }
+
+  /** The output's validator, or `null` when the output schema admits any JSON value. */
+  outputValidator(): Validator | null {
+    if (this.#output === undefined) {
+      const schema = this.definition.output.schema
+      this.#output = isUnconstrained(schema) ? null : getValidator(schema)
+    }
+    return this.#output
+  }
+}
+
+/** Whether an output schema admits any JSON value: `true`, or an object with only annotations. */
+export function isUnconstrained(schema: unknown): boolean {
+  if (schema === true) return true
+  if (schema === null || typeof schema !== 'object') return false
+  return Object.keys(schema).every((key) => key === 'description' || key === 'title' || key === '$schema')
+}
