@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
+import { freezeParsed, FROZEN } from './json-freeze'
 
 /** Why a value is not lossless JSON: a JSON pointer and a description. */
 export interface JsonProblem {
@@ -59,50 +60,6 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
     // A throwing getter or proxy trap.
     return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
   }
-}
-
-const FROZEN = 0
-const PROBLEM = 1
-const UNSAFE_NUMBER = 2
-
-/**
- * Freezes a `JSON.parse` result in place (children before their container). Returns `PROBLEM` at
- * a non-finite number or past the depth limit; with `stopAtUnsafe`, `UNSAFE_NUMBER` at the first
- * number beyond ±`Number.MAX_SAFE_INTEGER`, before any container on its path is frozen.
- */
-function freezeParsed(v: unknown, depth: number, stopAtUnsafe: boolean): number {
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return PROBLEM
-    return stopAtUnsafe && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? UNSAFE_NUMBER : FROZEN
-  }
-  if (v === null || typeof v !== 'object') return FROZEN
-  if (depth >= MAX_JSON_DEPTH) return PROBLEM
-  let outcome = FROZEN
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && outcome === FROZEN; i++) outcome = freezeParsed(v[i], depth + 1, stopAtUnsafe)
-  } else {
-    for (const key in v) {
-      outcome = freezeParsed((v as Record<string, unknown>)[key], depth + 1, stopAtUnsafe)
-      if (outcome !== FROZEN) break
-    }
-  }
-  if (outcome === FROZEN) Object.freeze(v)
-  return outcome
-}
-
-/** What {@link freezeParsedArguments} did. */
-export type ParsedArgumentsFreeze = 'frozen' | 'unsafe-number' | 'problem'
-
-/**
- * Freezes a fresh `JSON.parse` result in place, as {@link snapshotJson} with `copy: false` does,
- * but stops at the first number beyond ±`Number.MAX_SAFE_INTEGER` (`'unsafe-number'`): JSON.parse
- * may have rounded it, and every container on its path is still unfrozen, so the exact digits can
- * be substituted before freezing again with `allowUnsafe`. `'problem'`: a non-finite number or
- * nesting past the depth limit; {@link snapshotJson} names it.
- */
-export function freezeParsedArguments(value: unknown, allowUnsafe: boolean): ParsedArgumentsFreeze {
-  const outcome = freezeParsed(value, 0, !allowUnsafe)
-  return outcome === FROZEN ? 'frozen' : outcome === UNSAFE_NUMBER ? 'unsafe-number' : 'problem'
 }
 
 /** A frozen copy of plain JSON, or `undefined` wherever the full walk must judge (see {@link snapshotJson}). */

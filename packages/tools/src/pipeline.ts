@@ -40,7 +40,8 @@ import {
   messages,
   quoteText,
 } from './errors'
-import { freezeParsedArguments, snapshotJson, type JsonProblem } from './json'
+import { snapshotJson, type JsonProblem } from './json'
+import { freezeParsedArguments } from './json-freeze'
 import { formatIssues } from './json-schema'
 import { FoundTool } from './found-tool'
 import { repairArguments, type RepairModes } from './repair'
