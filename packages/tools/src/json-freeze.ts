@@ -15,12 +15,13 @@ const UNSAFE_NUMBER = 2
 /**
  * Freezes a `JSON.parse` result in place (children before their container). Returns `PROBLEM` at
  * a non-finite number or past the depth limit; with `stopAtUnsafe`, `UNSAFE_NUMBER` at the first
- * number beyond ±`Number.MAX_SAFE_INTEGER`, before any container on its path is frozen.
+ * number beyond ±`Number.MAX_SAFE_INTEGER` — ±Infinity included, which an integer literal of 309
+ * digits or more parses to — before any container on its path is frozen.
  */
 export function freezeParsed(v: unknown, depth: number, stopAtUnsafe: boolean): number {
   if (typeof v === 'number') {
-    if (!Number.isFinite(v)) return PROBLEM
-    return stopAtUnsafe && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) ? UNSAFE_NUMBER : FROZEN
+    if (stopAtUnsafe && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) return UNSAFE_NUMBER
+    return Number.isFinite(v) ? FROZEN : PROBLEM
   }
   if (v === null || typeof v !== 'object') return FROZEN
   if (depth >= MAX_JSON_DEPTH) return PROBLEM
@@ -42,10 +43,10 @@ export type ParsedArgumentsFreeze = 'frozen' | 'unsafe-number' | 'problem'
 
 /**
  * Freezes a fresh `JSON.parse` result in place, as `snapshotJson` with `copy: false` does, but
- * stops at the first number beyond ±`Number.MAX_SAFE_INTEGER` (`'unsafe-number'`): JSON.parse
- * may have rounded it, and every container on its path is still unfrozen, so the exact digits can
- * be substituted before freezing again with `allowUnsafe`. `'problem'`: a non-finite number or
- * nesting past the depth limit; `snapshotJson` names it.
+ * stops at the first number beyond ±`Number.MAX_SAFE_INTEGER` (`'unsafe-number'`; ±Infinity
+ * too): JSON.parse may have rounded it, and every container on its path is still unfrozen, so the
+ * exact digits can be substituted before freezing again with `allowUnsafe`. `'problem'`: a
+ * non-finite number (with `allowUnsafe`) or nesting past the depth limit; `snapshotJson` names it.
  */
 export function freezeParsedArguments(value: unknown, allowUnsafe: boolean): ParsedArgumentsFreeze {
   const outcome = freezeParsed(value, 0, !allowUnsafe)

@@ -404,8 +404,9 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
   // Lossless snapshot and deep freeze (a fresh JSON.parse result is frozen in place).
   if (parsed) {
     // Integers JSON.parse rounded: their exact digits go in as strings; validation decides. The
-    // freeze stops at the first number beyond ±MAX_SAFE_INTEGER, and only then is the text
-    // scanned for such integer literals (a number like 1e20 is one too, but no literal's).
+    // freeze stops at the first number beyond ±MAX_SAFE_INTEGER (±Infinity included: 309 digits
+    // parse to it), and only then is the text scanned for such integer literals (a number like
+    // 1e20 is one too, but no literal's).
     let frozen = freezeParsedArguments(args, false)
     if (frozen === 'unsafe-number') {
       unsafe = findUnsafeIntegers(raw)

@@ -211,6 +211,22 @@ describe('no silent number rounding', () => {
     expect(unfrozen).toEqual([])
   })
 
+  test('an integer literal too long for a double (309 digits or more, parsed as Infinity) is an unsafe integer like any other, not a non-finite number', async () => {
+    await harness()
+    const huge = `1${'0'.repeat(400)}`
+    h.ctx.tools.register(record({ type: 'integer' }))
+    const [r] = await h.execute([call('get_record', `{"id": ${huge}}`, 'c1')])
+    expect(text(r)).toBe(`Error: Invalid arguments for tool "get_record": /id: ${huge} is outside the exact integer range of ±9007199254740991 and would be rounded; send it as a string ("${huge}")`)
+    await h.dispose()
+    await harness()
+    h.ctx.tools.register(record({ type: ['integer', 'string'] }))
+    const [s, inf] = await h.execute([call('get_record', `{"ids": [-${huge}], "id": 1}`, 's'), call('get_record', `{"ids": [${huge}], "id": 1e400}`, 'inf')])
+    expect(s!.isError).toBe(false)
+    expect(received).toEqual([{ ids: [`-${huge}`], id: 1 }])
+    // 1e400 is no integer literal: still a non-finite number, even after the digits beside it were substituted.
+    expect(text(inf)).toBe('Error: Invalid arguments for tool "get_record": /id Infinity is not a JSON number')
+  })
+
   test('digits inside strings, safe integers and decimals are untouched; 1e400 stays rejected', async () => {
     await harness()
     h.ctx.tools.register(record({}))
