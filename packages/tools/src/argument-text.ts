@@ -111,16 +111,29 @@ export function findUnsafeIntegers(text: string): readonly UnsafeInteger[] {
 }
 
 /**
- * Replaces each unsafe integer in `args` (fresh from `JSON.parse`, not yet frozen) by its exact
- * digits as a string, so validation decides whether the schema admits a string there.
+ * Replaces each unsafe integer in `args` (fresh from `JSON.parse`; the containers that hold a
+ * number beyond ±`Number.MAX_SAFE_INTEGER` are not yet frozen) by its exact digits as a string,
+ * so validation decides whether the schema admits a string there. Returns the ones substituted,
+ * in text order: a literal is skipped where `args` does not hold its rounded value — a duplicate
+ * key whose last value `JSON.parse` kept instead (of two unsafe literals under one key, the last
+ * one's digits are substituted).
  */
-export function substituteDigits(args: JsonValue, unsafe: readonly UnsafeInteger[]): void {
-  for (const { path, digits } of unsafe) {
+export function substituteDigits(args: JsonValue, unsafe: readonly UnsafeInteger[]): readonly UnsafeInteger[] {
+  let substituted: boolean[] | undefined
+  // Backwards: of duplicate keys, JSON.parse kept the last; its literal comes last in the text.
+  for (let u = unsafe.length - 1; u >= 0; u--) {
+    const { path, digits } = unsafe[u]!
     let node: unknown = args
     for (let k = 0; k < path.length - 1 && node !== null && typeof node === 'object'; k++) node = (node as Record<string | number, unknown>)[path[k]!]
     const last = path[path.length - 1]
-    if (last !== undefined && node !== null && typeof node === 'object') (node as Record<string | number, unknown>)[last] = digits
+    if (last === undefined || node === null || typeof node !== 'object') continue
+    const current = (node as Record<string | number, unknown>)[last]
+    if (typeof current !== 'number' || current !== Number(digits)) continue
+    ;(node as Record<string | number, unknown>)[last] = digits
+    ;(substituted ??= new Array<boolean>(unsafe.length).fill(false))[u] = true
   }
+  if (substituted === undefined) return NONE
+  return substituted.every(Boolean) ? unsafe : unsafe.filter((_, u) => substituted[u])
 }
 
 /** The issue that names an unsafe integer the schema does not accept as a string. */

@@ -406,11 +406,11 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
     // Integers JSON.parse rounded: their exact digits go in as strings; validation decides. The
     // freeze stops at the first number beyond ±MAX_SAFE_INTEGER (±Infinity included: 309 digits
     // parse to it), and only then is the text scanned for such integer literals (a number like
-    // 1e20 is one too, but no literal's).
+    // 1e20 is one too, but no literal's; nor is one whose duplicate key JSON.parse overrode).
     let frozen = freezeParsedArguments(args, false)
     if (frozen === 'unsafe-number') {
-      unsafe = findUnsafeIntegers(raw)
-      if (unsafe.length > 0) substituteDigits(args as JsonValue, unsafe)
+      const found = findUnsafeIntegers(raw)
+      if (found.length > 0) unsafe = substituteDigits(args as JsonValue, found)
       frozen = freezeParsedArguments(args, true)
     }
     if (frozen !== 'frozen') {

@@ -227,6 +227,39 @@ describe('no silent number rounding', () => {
     expect(text(inf)).toBe('Error: Invalid arguments for tool "get_record": /id Infinity is not a JSON number')
   })
 
+  test('a duplicate key keeps its last value (as JSON.parse does): a rounded literal it discarded is neither substituted nor reported, whatever else the arguments hold', async () => {
+    await harness()
+    const seen: unknown[] = []
+    h.ctx.tools.register(
+      defineRawTool({
+        name: 'dup',
+        description: 'd',
+        inputSchema: { type: 'object', properties: { id: { type: 'integer' } } },
+        execute: (args) => {
+          seen.push(args)
+          return 'ok'
+        },
+      }),
+    )
+    const results = await h.execute([
+      call('dup', '{"id": 12345678901234567890, "id": 7}', 'alone'),
+      call('dup', '{"id": 12345678901234567890, "id": 7, "x": 12345678901234567891}', 'beside'),
+      call('dup', '{"a": {"b": 12345678901234567890}, "a": {"b": 1}, "x": 12345678901234567891}', 'frozen'),
+      call('dup', '{"x": 12345678901234567890, "x": 12345678901234567891}', 'last'),
+    ])
+    expect(results.map((r) => [r.callId, text(r)])).toEqual([
+      ['alone', 'ok'],
+      ['beside', 'ok'],
+      ['frozen', 'ok'],
+      ['last', 'ok'],
+    ])
+    expect(seen).toEqual([{ id: 7 }, { id: 7, x: '12345678901234567891' }, { a: { b: 1 }, x: '12345678901234567891' }, { x: '12345678901234567891' }])
+    // Without validation every substituted integer is reported, and only those.
+    h.ctx.tools.register(defineRawTool({ name: 'proxy', description: 'Forward.', inputSchema: { type: 'object' }, validateArguments: false, execute: () => 'ok' }))
+    const [p] = await h.execute([call('proxy', '{"id": 12345678901234567890, "id": 7, "x": 12345678901234567891}', 'p')])
+    expect(text(p)).toBe('Error: Invalid arguments for tool "proxy": /x: 12345678901234567891 is outside the exact integer range of ±9007199254740991 and would be rounded; send it as a string ("12345678901234567891")')
+  })
+
   test('digits inside strings, safe integers and decimals are untouched; 1e400 stays rejected', async () => {
     await harness()
     h.ctx.tools.register(record({}))
