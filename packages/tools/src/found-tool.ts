@@ -2,7 +2,8 @@
  * A resolved tool as the registry hands it to the pipeline: the definition, the JSON Schema its
  * arguments validate against, and the two validators, looked up on first use and then kept.
  * One instance per registration, so a call pays no cache lookup for them (the validator cache of
- * `getValidator` is keyed by schema object in a `WeakMap`, ~20 ns a lookup).
+ * `getValidator` is keyed by schema object in a `WeakMap`, ~20 ns a lookup); a definition an
+ * executor supplies per call (`RunnerOptions.local`) gets a fresh one per call.
  */
 import type { AnyToolDefinition, JsonSchemaNode } from './contracts'
 import { getValidator, type Validator } from './json-schema'

@@ -641,9 +641,12 @@ function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[
 }
 
 /**
- * A frozen copy of one block. The common `{ type: 'text', text }` (those two own keys, in that
- * order, nothing enumerable inherited) is rebuilt as a literal, which V8 copies and freezes in
- * about half the time of the generic {@link shallowCopy}; any other block is copied as it is.
+ * A frozen copy of one block. The common `{ type: 'text', text }` (those two own enumerable
+ * string keys, in that order, nothing enumerable inherited) is rebuilt as a literal, which V8
+ * copies and freezes in about half the time of the generic {@link shallowCopy}; any other block
+ * is copied as it is. Own symbol keys are not looked at: such a block loses them (the generic
+ * copy keeps them). Checking for them (`Object.getOwnPropertySymbols`) costs more than the
+ * literal saves; a symbol is no content the model can see.
  */
 function frozenBlock(block: ContentBlock): ContentBlock {
   if (block.type === 'text') {

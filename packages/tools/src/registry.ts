@@ -122,7 +122,7 @@ interface Registration {
   readonly when: ToolCondition | undefined
   readonly owner: string
   readonly seq: number
-  /** The execution lookup's answer for this registration (one frozen object, not one per call). */
+  /** The execution lookup's answer for this registration (one object, not one per call; it keeps the validators after first use). */
   readonly found: FoundTool
 }
 
