@@ -9,8 +9,11 @@
  * host accepts (the host parses every string it receives and checks its size).
  *
  * Contract with `quickjs.ts`:
- * - `hostCall(name, json)` returns a promise; it resolves to the JSON text of the result or
- *   rejects with `{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`.
+ * - `hostCall(index, json)` (`index`: the tool's position in `names`, counted in pairs) returns
+ *   the call's id (a number) when the host accepted the call, or a rejection
+ *   `{ kind: 'tool' | 'limit' | 'invalid', toolName, message }` when it refused it. The host
+ *   later settles an accepted call with `api.deliver(id, json)` (the JSON text of the result) or
+ *   `api.refuse(id, rejection)`, once each.
  * - `hostPrint(line)` records one printed line.
  * - `names` alternates tool names and their accessors (`tools.a`, `tools["a.b"]`).
  * - `config = { valueBytes, outputBytes, messageChars, maxSubCalls }`.
@@ -19,6 +22,9 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
+ * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of an accepted
+ *   sub-call (the value parsed from `json`, or the error made from `rejection`: `tool` →
+ *   ToolCallError, `limit` → RangeError, `invalid` → TypeError); an unknown id is ignored.
  * - `api.unhandled(main)` returns `Uncaught (in promise) <description>` for the first promise
  *   rejection the program left unhandled (`(and N more …)` when there are several), ignoring the
  *   program's own promise `main`, or `undefined` when there is none.
@@ -138,12 +144,17 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   function isObjectLike(v) {
     return v !== null && (typeof v === 'object' || typeof v === 'function');
   }
+  // Whether any rejection was ever recorded: until then a handled promise has nothing to forget.
+  var anyNoted = false;
   function markHandled(p) {
     apply(weakAdd, handledSet, [p]);
-    apply(mapDelete, unhandledMap, [p]);
+    if (anyNoted) apply(mapDelete, unhandledMap, [p]);
   }
   function noteRejection(p, reason) {
-    if (!apply(weakHas, handledSet, [p])) apply(mapSet, unhandledMap, [p, reason]);
+    if (!apply(weakHas, handledSet, [p])) {
+      anyNoted = true;
+      apply(mapSet, unhandledMap, [p, reason]);
+    }
   }
   // Wraps a capability's resolve/reject so a rejection is recorded against the promise; a
   // promise resolved with a native promise is recorded if that one rejects (it adopts it).
@@ -190,19 +201,20 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   defineProperty(promiseProto, 'constructor', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
   // then() with the derived promise's rejection recorded: a callback that throws, a callback
   // whose returned native promise rejects (adopted), or a rejection passed through.
+  // A callback's returned native promise is adopted by derived: its rejection is derived's.
+  function adoptInto(derived, value) {
+    if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, function (reason) { noteRejection(derived, reason); }]);
+    return value;
+  }
   function thenTracked(p, onFulfilled, onRejected) {
     var derived;
-    var adopt = function (value) {
-      if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, function (reason) { noteRejection(derived, reason); }]);
-      return value;
-    };
     var wrapFulfilled = typeof onFulfilled !== 'function' ? undefined : function (value) {
-      try { return adopt(onFulfilled(value)); } catch (e) { noteRejection(derived, e); throw e; }
+      try { return adoptInto(derived, onFulfilled(value)); } catch (e) { noteRejection(derived, e); throw e; }
     };
     var wrapRejected = typeof onRejected !== 'function'
       ? function (reason) { noteRejection(derived, reason); throw reason; }
       : function (reason) {
-        try { return adopt(onRejected(reason)); } catch (e) { noteRejection(derived, e); throw e; }
+        try { return adoptInto(derived, onRejected(reason)); } catch (e) { noteRejection(derived, e); throw e; }
       };
     derived = apply(nativeThen, p, [wrapFulfilled, wrapRejected]);
     return derived;
@@ -312,12 +324,40 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     }
     return new ToolCallError(name, StringCtor(e));
   }
-  function makeTool(name, accessor) {
+  // Promises of accepted sub-calls by call id, settled by deliver / refuse. Made here with the
+  // intrinsic constructor (no host promise and no then() per call); a rejection is recorded
+  // against the promise the program holds, so a failure nobody handles is reported like any
+  // other rejection.
+  var awaiting = create(null);
+  function awaitReply(id, name) {
+    var entry = { name: name, resolve: undefined, reject: undefined, promise: undefined };
+    entry.promise = new NativePromise(function (resolve, reject) { entry.resolve = resolve; entry.reject = reject; });
+    awaiting[id] = entry;
+    return entry.promise;
+  }
+  function take(id) {
+    var entry = awaiting[id];
+    if (entry !== undefined) delete awaiting[id];
+    return entry;
+  }
+  function rejectEntry(entry, error) {
+    noteRejection(entry.promise, error);
+    entry.reject(error);
+  }
+  function deliver(id, text) {
+    var entry = take(id);
+    if (entry === undefined) return;
+    var value;
+    try { value = parse(text); } catch (e) { rejectEntry(entry, e); return; }
+    entry.resolve(value);
+  }
+  function refuse(id, rejection) {
+    var entry = take(id);
+    if (entry !== undefined) rejectEntry(entry, toError(entry.name, rejection));
+  }
+  function makeTool(name, accessor, index) {
     var label = 'the argument of ' + accessor;
-    var onResult = function (text) { return parse(text); };
     var onFailure = function (e) { throw toError(name, e); };
-    // The promise a call returns is the host promise's derived one, with its rejection recorded,
-    // so a failure nobody handles is reported like any other rejection.
     var tool = function (args) {
       var json;
       try {
@@ -330,7 +370,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
         return rejected(e);
       }
       issued++;
-      return thenTracked(hostCall(name, json), onResult, onFailure);
+      var ticket = hostCall(index, json);
+      if (typeof ticket === 'number') return awaitReply(ticket, name);
+      // Refused by the host: the same error, one job later, with its rejection recorded.
+      return thenTracked(apply(rejectWith, NativePromise, [ticket]), undefined, onFailure);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
@@ -339,7 +382,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   var known = create(null);
   var toolNames = [];
   for (var t = 0; t + 1 < names.length; t += 2) {
-    defineProperty(known, names[t], { value: makeTool(names[t], names[t + 1]), enumerable: true });
+    defineProperty(known, names[t], { value: makeTool(names[t], names[t + 1], t / 2), enumerable: true });
     toolNames.push(names[t]);
   }
   freeze(known);
@@ -383,5 +426,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     },
     describe: describe,
     unhandled: unhandled,
+    deliver: deliver,
+    refuse: refuse,
   });
 })`
