@@ -92,6 +92,8 @@ export class Execution {
   private unhandledFn: QuickJSHandle | undefined
   private deliverFn: QuickJSHandle | undefined
   private refuseFn: QuickJSHandle | undefined
+  private watchFn: QuickJSHandle | undefined
+  private afterJobsFn: QuickJSHandle | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
   private readonly logs: string[] = []
@@ -169,7 +171,6 @@ export class Execution {
     rt.setMemoryLimit(limits.memoryBytes)
     rt.setMaxStackSize(limits.stackBytes)
     rt.setInterruptHandler(this.interrupt)
-    const hostCall = this.keep(ctx.newFunction('hostCall', (index, json) => this.hostCall(index, json)))
     const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
     const names = this.keep(ctx.newArray())
     this.host.names
@@ -190,12 +191,14 @@ export class Execution {
       ctx.setProp(config, key, h)
       h.dispose()
     }
-    const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostCall, hostPrint, names, config), 'prelude'))
+    const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
     this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
     this.describeFn = this.keep(ctx.getProp(api, 'describe'))
     this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
     this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
     this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
+    this.watchFn = this.keep(ctx.getProp(api, 'watch'))
+    this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
   }
 
   private startProgram(): void {
@@ -218,6 +221,13 @@ export class Execution {
       return
     }
     this.mainPromise = this.keep(called.value)
+    const watched = ctx.callFunction(this.watchFn as QuickJSHandle, ctx.undefined, this.mainPromise)
+    if (watched.error !== undefined) {
+      this.failWith(this.describe(watched.error))
+      watched.error.dispose()
+      return
+    }
+    watched.value.dispose()
   }
 
   private keep(handle: QuickJSHandle): QuickJSHandle {
@@ -319,12 +329,13 @@ export class Execution {
       if (this.failure === undefined) this.failWith(text)
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
-    const state = ctx.getPromiseState(this.mainPromise)
-    if (state.type === 'pending') {
+    // The prelude says whether the program's promise settled (and hands over the calls queued in this entry).
+    const state = this.takeCalls() ? ctx.getPromiseState(this.mainPromise) : undefined
+    if (state === undefined || state.type === 'pending') {
       // Nothing in the engine can run again unless a host call settles: with none in flight and
       // none waiting to be applied, the program can never progress (it awaits a promise that
       // nothing will ever settle). End it now instead of at the wall limit.
-      if (this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
       return
     }
     this.callsClosed = true
@@ -419,38 +430,63 @@ export class Execution {
   }
 
   /**
-   * The guest's `hostCall(index, json)`: the call's id (a number) when the call is accepted — its
-   * promise lives in the guest and is settled by the prelude's `deliver` / `refuse` — or the
-   * rejection object when it is refused here.
+   * After the jobs of an entry: asks the prelude (`afterJobs`) whether the program's promise has
+   * settled, and otherwise takes the sub-calls the program queued since the last entry, in order.
+   * Whether the promise settled (its last calls are then dropped, never forwarded).
    */
-  private hostCall(indexHandle: QuickJSHandle, jsonHandle: QuickJSHandle): QuickJSHandle {
+  private takeCalls(): boolean {
     const ctx = this.ctx as QuickJSContext
-    const name = this.host.names[ctx.getNumber(indexHandle)]
-    if (name === undefined) return this.rejectionHandle({ kind: 'invalid', message: 'unknown tool index' })
-    if (this.callsClosed || this.failure !== undefined) {
-      return this.rejectionHandle({ kind: 'invalid', message: `the program has finished; ${accessor(name)} was not called` })
+    const taken = ctx.callFunction(this.afterJobsFn as QuickJSHandle, ctx.undefined)
+    if (taken.error !== undefined) {
+      this.failWith(this.describe(taken.error))
+      taken.error.dispose()
+      return false
     }
-    if (!this.host.has(name)) return this.rejectionHandle({ kind: 'invalid', message: `${accessor(name)} is not a tool of this run` })
-    const json = ctx.getString(jsonHandle)
+    const text = ctx.getString(taken.value)
+    taken.value.dispose()
+    if (text.startsWith('1')) return true
+    // 0, then `id:index:length:json` per call (length in UTF-16 units).
+    let at = 1
+    while (at < text.length) {
+      const c1 = text.indexOf(':', at)
+      const c2 = text.indexOf(':', c1 + 1)
+      const c3 = text.indexOf(':', c2 + 1)
+      const end = c3 + 1 + Number(text.slice(c2 + 1, c3))
+      this.accept(Number(text.slice(at, c1)), Number(text.slice(c1 + 1, c2)), text.slice(c3 + 1, end))
+      at = end
+    }
+    return false
+  }
+
+  /**
+   * A sub-call the program queued: forwarded when the entry ends (a host link with `flush`, the
+   * engine in a worker) or from a microtask (in-process bindings), outside the sandbox entry and
+   * only if the run is still open. The prelude already refused calls over the limits; the host
+   * checks the UTF-8 size and the count again (a call over them is refused, not forwarded).
+   */
+  private accept(id: number, index: number, json: string): void {
+    this.inFlight++
+    const name = this.host.names[index]
+    if (name === undefined || !this.host.has(name)) {
+      this.onHostSettled(id, { rejection: { kind: 'invalid', message: `${accessor(name ?? String(index))} is not a tool of this run` } })
+      return
+    }
     const bytes = Buffer.byteLength(json)
     if (bytes > this.a.limits.valueBytes) {
-      return this.rejectionHandle({ kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` })
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` },
+      })
+      return
     }
     if (this.subCalls >= this.a.limits.maxSubCalls) {
-      return this.rejectionHandle({
-        kind: 'limit',
-        message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)`,
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)` },
       })
+      return
     }
-    const id = ++this.subCalls
-    this.inFlight++
-    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is
-    // still open. The argument is parsed (and checked to be JSON) where the binding runs. A link
-    // that sends calls together (engine in a worker) gets them when the entry ends; in-process
-    // bindings are invoked from a microtask.
+    this.subCalls++
     if (this.host.flush !== undefined) this.issued.push({ name, json, id })
     else queueMicrotask(() => this.invoke(name, json, id))
-    return ctx.newNumber(id)
   }
 
   private invoke(name: string, json: string, id: number): void {

@@ -1,19 +1,21 @@
 /**
  * The guest-side prelude evaluated in every fresh QuickJS context before the program.
  *
- * It evaluates to a function `(hostCall, hostPrint, names, config) => api` that installs the
- * program's globals — `tools`, `console`, `ToolCallError` — and returns the helpers the host
- * uses afterwards (`serialize`, `describe`). The host functions themselves are only reachable
+ * It evaluates to a function `(hostPrint, names, config) => api` that installs the program's
+ * globals — `tools`, `console`, `ToolCallError` — and returns the helpers the host uses
+ * afterwards (`serialize`, `describe`, …). The host function itself is only reachable
  * through closures, never as globals. Intrinsics are captured before the program runs, so a
  * program that overwrites `JSON` or `Object.keys` only changes its own output, never what the
  * host accepts (the host parses every string it receives and checks its size).
  *
  * Contract with `quickjs.ts`:
- * - `hostCall(index, json)` (`index`: the tool's position in `names`, counted in pairs) returns
- *   the call's id (a number) when the host accepted the call, or a rejection
- *   `{ kind: 'tool' | 'limit' | 'invalid', toolName, message }` when it refused it. The host
- *   later settles an accepted call with `api.deliver(id, json)` (the JSON text of the result) or
- *   `api.refuse(id, rejection)`, once each.
+ * - Sub-calls never call the host: a tool call checks its argument (JSON, `valueBytes` in
+ *   characters and in UTF-8 bytes, `maxSubCalls`, the program not finished), rejects at once when
+ *   a check fails, and otherwise queues `id:index:length:json` (`index`: the tool's position in
+ *   `names`, counted in pairs; `length` in UTF-16 units) and returns a promise made here. The host
+ *   takes the queue after running the jobs of each entry (`api.afterJobs()`) and later settles
+ *   each call with `api.deliver(id, json)` (the JSON text of the result) or
+ *   `api.refuse(id, rejection)` (`{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`).
  * - `hostPrint(line)` records one printed line.
  * - `names` alternates tool names and their accessors (`tools.a`, `tools["a.b"]`).
  * - `config = { valueBytes, outputBytes, messageChars, maxSubCalls }`.
@@ -22,9 +24,15 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
- * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of an accepted
+ * - `api.watch(main)` notes when the program's promise `main` settles; `api.afterJobs()` returns
+ *   `1` when it has settled, otherwise `0` followed by the calls queued since the last
+ *   `afterJobs()` (the queue is emptied either way).
+ * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of a queued
  *   sub-call (the value parsed from `json`, or the error made from `rejection`: `tool` →
  *   ToolCallError, `limit` → RangeError, `invalid` → TypeError); an unknown id is ignored.
+ * - Once the host calls `serialize`, `describe` or `unhandled`, the program is over: a tool call
+ *   made from then on (a `toJSON` or getter the host's reading runs) rejects with
+ *   `the program has finished; tools.x was not called`.
  * - `api.unhandled(main)` returns `Uncaught (in promise) <description>` for the first promise
  *   rejection the program left unhandled (`(and N more …)` when there are several), ignoring the
  *   program's own promise `main`, or `undefined` when there is none.
@@ -61,13 +69,14 @@ export function preludeCode(): string {
 }
 
 /** The readable prelude source (see the module comment for its contract). */
-export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, config) {
+export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   'use strict';
   var G = globalThis;
   var keys = Object.keys, isArray = Array.isArray, stringify = JSON.stringify, parse = JSON.parse;
   var defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
   var ErrorCtor = Error, TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, StringCtor = String;
   var apply = Reflect.apply, slice = String.prototype.slice, split = String.prototype.split, join = Array.prototype.join;
+  var encodeComponent = encodeURIComponent;
   var symbolToString = Symbol.prototype.toString;
   var NativePromise = Promise, promiseProto = NativePromise.prototype, nativeThen = promiseProto.then, construct = Reflect.construct;
   var handledSet = new WeakSet(), unhandledMap = new Map();
@@ -231,6 +240,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     return apply(rejectWith, TrackedPromise, [error]);
   }
   function unhandled(main) {
+    finished = true;
     apply(mapDelete, unhandledMap, [main]);
     var count = 0, first;
     apply(mapForEach, unhandledMap, [function (reason) { if (count++ === 0) first = reason; }]);
@@ -324,10 +334,11 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     }
     return new ToolCallError(name, StringCtor(e));
   }
-  // Promises of accepted sub-calls by call id, settled by deliver / refuse. Made here with the
-  // intrinsic constructor (no host promise and no then() per call); a rejection is recorded
-  // against the promise the program holds, so a failure nobody handles is reported like any
-  // other rejection.
+  // Sub-calls issued since the host last took them ('id:index:length:json' each), and the
+  // promises of those not settled yet, by call id. The promise is made here with the intrinsic
+  // constructor (no host call and no then() per call); a rejection is recorded against the
+  // promise the program holds, so a failure nobody handles is reported like any other rejection.
+  var queued = '', nextCallId = 0, finished = false, mainSettled = false;
   var awaiting = create(null);
   function awaitReply(id, name) {
     var entry = { name: name, resolve: undefined, reject: undefined, promise: undefined };
@@ -355,25 +366,46 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     var entry = take(id);
     if (entry !== undefined) rejectEntry(entry, toError(entry.name, rejection));
   }
+  function watch(main) {
+    var settled = function () { mainSettled = true; };
+    try { apply(nativeThen, main, [settled, settled]); } catch (e) { mainSettled = true; }
+  }
+  function afterJobs() {
+    var calls = queued;
+    queued = '';
+    return mainSettled ? '1' : '0' + calls;
+  }
+  // UTF-8 bytes of JSON text: every byte of a character outside encodeURIComponent's unreserved
+  // set becomes %XX. Text it refuses (a lone surrogate) counts as 0 here; the host checks again.
+  function utf8Bytes(text) {
+    var encoded;
+    try { encoded = encodeComponent(text); } catch (e) { return 0; }
+    return encoded.length - 2 * (apply(split, encoded, ['%']).length - 1);
+  }
   function makeTool(name, accessor, index) {
     var label = 'the argument of ' + accessor;
     var onFailure = function (e) { throw toError(name, e); };
+    // A check that fails after the guest's own ones: the same error one job later, recorded.
+    var refused = function (rejection) { return thenTracked(apply(rejectWith, NativePromise, [rejection]), undefined, onFailure); };
     var tool = function (args) {
       var json;
       try {
         json = toJson(args === undefined ? {} : args, label);
         if (json === undefined) throw new TypeErrorCtor(label + ' is not JSON: undefined');
         if (json.length > valueChars) throw new RangeErrorCtor(label + ' is ' + json.length + ' characters, over the valueBytes limit of ' + valueChars + ' bytes');
-        // The host enforces the limit too; counting here spares a host round trip per refused call.
         if (issued >= maxSubCalls) throw new RangeErrorCtor('sub-call limit reached: a run may make at most ' + maxSubCalls + ' tool calls (' + accessor + ' was not called)');
       } catch (e) {
         return rejected(e);
       }
       issued++;
-      var ticket = hostCall(index, json);
-      if (typeof ticket === 'number') return awaitReply(ticket, name);
-      // Refused by the host: the same error, one job later, with its rejection recorded.
-      return thenTracked(apply(rejectWith, NativePromise, [ticket]), undefined, onFailure);
+      if (finished) return refused({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
+      if (json.length * 3 > valueChars) {
+        var bytes = utf8Bytes(json);
+        if (bytes > valueChars) return refused({ kind: 'limit', message: label + ' is ' + bytes + ' bytes, over the valueBytes limit of ' + valueChars + ' bytes' });
+      }
+      var id = ++nextCallId;
+      queued += id + ':' + index + ':' + json.length + ':' + json;
+      return awaitReply(id, name);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
@@ -420,12 +452,18 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
 
   return freeze({
     serialize: function (value) {
+      finished = true;
       var json = toJson(value, 'the return value');
       if (json === undefined) return undefined;
       return json.length > outputChars ? json.length : json;
     },
-    describe: describe,
+    describe: function (e) {
+      finished = true;
+      return describe(e);
+    },
     unhandled: unhandled,
+    watch: watch,
+    afterJobs: afterJobs,
     deliver: deliver,
     refuse: refuse,
   });
