@@ -116,7 +116,7 @@ export class Execution {
   private issued: IssuedCall[] = []
   /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
   private waiting = false
-  /** Sub-calls the program issued (checked against maxSubCalls). */
+  /** Sub-calls taken from the program (the host's own count against maxSubCalls). */
   private subCalls = 0
   /** Sub-calls handed to a binding. */
   private forwarded = 0
