@@ -92,7 +92,6 @@ export class Execution {
   private unhandledFn: QuickJSHandle | undefined
   private deliverFn: QuickJSHandle | undefined
   private refuseFn: QuickJSHandle | undefined
-  private watchFn: QuickJSHandle | undefined
   private afterJobsFn: QuickJSHandle | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
@@ -197,7 +196,6 @@ export class Execution {
     this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
     this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
     this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
-    this.watchFn = this.keep(ctx.getProp(api, 'watch'))
     this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
   }
 
@@ -221,13 +219,6 @@ export class Execution {
       return
     }
     this.mainPromise = this.keep(called.value)
-    const watched = ctx.callFunction(this.watchFn as QuickJSHandle, ctx.undefined, this.mainPromise)
-    if (watched.error !== undefined) {
-      this.failWith(this.describe(watched.error))
-      watched.error.dispose()
-      return
-    }
-    watched.value.dispose()
   }
 
   private keep(handle: QuickJSHandle): QuickJSHandle {
@@ -329,9 +320,10 @@ export class Execution {
       if (this.failure === undefined) this.failWith(text)
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
-    // The prelude says whether the program's promise settled (and hands over the calls queued in this entry).
-    const state = this.takeCalls() ? ctx.getPromiseState(this.mainPromise) : undefined
-    if (state === undefined || state.type === 'pending') {
+    const state = ctx.getPromiseState(this.mainPromise)
+    if (state.type === 'pending') {
+      // The calls the program queued in this entry (those of an entry that ended it are dropped).
+      this.takeCalls()
       // Nothing in the engine can run again unless a host call settles: with none in flight and
       // none waiting to be applied, the program can never progress (it awaits a promise that
       // nothing will ever settle). End it now instead of at the wall limit.
@@ -429,24 +421,19 @@ export class Execution {
     this.logBytes = next
   }
 
-  /**
-   * After the jobs of an entry: asks the prelude (`afterJobs`) whether the program's promise has
-   * settled, and otherwise takes the sub-calls the program queued since the last entry, in order.
-   * Whether the promise settled (its last calls are then dropped, never forwarded).
-   */
-  private takeCalls(): boolean {
+  /** After the jobs of an entry that left the program running: takes the sub-calls it queued (`afterJobs`), in order. */
+  private takeCalls(): void {
     const ctx = this.ctx as QuickJSContext
     const taken = ctx.callFunction(this.afterJobsFn as QuickJSHandle, ctx.undefined)
     if (taken.error !== undefined) {
       this.failWith(this.describe(taken.error))
       taken.error.dispose()
-      return false
+      return
     }
     const text = ctx.getString(taken.value)
     taken.value.dispose()
-    if (text.startsWith('1')) return true
-    // 0, then `id:index:length:json` per call (length in UTF-16 units).
-    let at = 1
+    // `id:index:length:json` per call (length in UTF-16 units).
+    let at = 0
     while (at < text.length) {
       const c1 = text.indexOf(':', at)
       const c2 = text.indexOf(':', c1 + 1)
@@ -455,7 +442,6 @@ export class Execution {
       this.accept(Number(text.slice(at, c1)), Number(text.slice(c1 + 1, c2)), text.slice(c3 + 1, end))
       at = end
     }
-    return false
   }
 
   /**

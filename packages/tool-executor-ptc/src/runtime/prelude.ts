@@ -24,9 +24,8 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
- * - `api.watch(main)` notes when the program's promise `main` settles; `api.afterJobs()` returns
- *   `1` when it has settled, otherwise `0` followed by the calls queued since the last
- *   `afterJobs()` (the queue is emptied either way).
+ * - `api.afterJobs()` returns the calls queued since its last call (`''` when there are none) and
+ *   empties the queue.
  * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of a queued
  *   sub-call (the value parsed from `json`, or the error made from `rejection`: `tool` →
  *   ToolCallError, `limit` → RangeError, `invalid` → TypeError); an unknown id is ignored.
@@ -338,7 +337,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   // promises of those not settled yet, by call id. The promise is made here with the intrinsic
   // constructor (no host call and no then() per call); a rejection is recorded against the
   // promise the program holds, so a failure nobody handles is reported like any other rejection.
-  var queued = '', nextCallId = 0, finished = false, mainSettled = false;
+  var queued = '', nextCallId = 0, finished = false;
   var awaiting = create(null);
   function awaitReply(id, name) {
     var entry = { name: name, resolve: undefined, reject: undefined, promise: undefined };
@@ -366,14 +365,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     var entry = take(id);
     if (entry !== undefined) rejectEntry(entry, toError(entry.name, rejection));
   }
-  function watch(main) {
-    var settled = function () { mainSettled = true; };
-    try { apply(nativeThen, main, [settled, settled]); } catch (e) { mainSettled = true; }
-  }
   function afterJobs() {
     var calls = queued;
     queued = '';
-    return mainSettled ? '1' : '0' + calls;
+    return calls;
   }
   // UTF-8 bytes of JSON text: every byte of a character outside encodeURIComponent's unreserved
   // set becomes %XX. Text it refuses (a lone surrogate) counts as 0 here; the host checks again.
@@ -462,7 +457,6 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       return describe(e);
     },
     unhandled: unhandled,
-    watch: watch,
     afterJobs: afterJobs,
     deliver: deliver,
     refuse: refuse,
