@@ -197,6 +197,12 @@ const cases: HostileCase[] = [
     check: () => expect(hostCalls).toBe(0),
   },
   {
+    name: 'calls queued together keep their arguments exactly (astral, separator and delimiter characters)',
+    program: 'return await Promise.all([tools.echo({ s: "😀é:1:x" }), tools.echo({ "k:2": "\\u2028" }), tools.echo({})])',
+    expect: { value: [{ s: '😀é:1:x' }, { 'k:2': '\u2028' }, {}] },
+    check: () => expect(hostCalls).toBe(3),
+  },
+  {
     name: 'calls ended by the program that made them are never forwarded',
     program: 'tools.echo({ a: 1 }); tools.noop(); return "done"',
     expect: { value: 'done' },

@@ -432,7 +432,8 @@ export class Execution {
     }
     const text = ctx.getString(taken.value)
     taken.value.dispose()
-    // `id:index:length:json` per call (length in UTF-16 units).
+    // `id:index:length:json` per call, length in UTF-16 units: the prelude's JSON.stringify
+    // escapes lone surrogates, so the text keeps its UTF-16 length through getString's UTF-8.
     let at = 0
     while (at < text.length) {
       const c1 = text.indexOf(':', at)
