@@ -11,6 +11,7 @@ import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
 import { runPlugins, type PluginsResult } from './workloads/plugins'
 import { runPtc, type PtcResult } from './workloads/ptc'
+import { PTC_WARMUP_ROUNDS } from './workloads/ptc-plan'
 import { runPtcPython, type PtcPythonResult } from './workloads/ptc-python'
 import { runScale, type ScaleResult } from './workloads/scale'
 import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
@@ -88,7 +89,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   )
   let ptc: PtcResult | { skipped: string }
   try {
-    ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, boots: 1, build: options.build, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: 3, lookups: 20, boots: 5, build: options.build, peerTimeoutMs: 300_000, log }))
+    ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, boots: 1, build: options.build, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: PTC_WARMUP_ROUNDS, lookups: 20, boots: 5, build: options.build, peerTimeoutMs: 300_000, log }))
   } catch (error) {
     const reason = describeThrown(error)
     log(`ptc: skipped (${reason})`)

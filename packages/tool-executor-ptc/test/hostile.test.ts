@@ -190,6 +190,24 @@ const cases: HostileCase[] = [
     program: 'await Promise.all(Array.from({ length: 300 }, () => tools.noop()))',
     expect: { kind: 'exception', message: 'RangeError: sub-call limit reached: a run may make at most 100 tool calls (tools.noop was not called)' },
   },
+  {
+    name: 'a tool call from the return value\'s toJSON (the program has finished) is never forwarded',
+    program: 'const seen: string[] = []; return { toJSON() { tools.echo({}).catch((e: Error) => seen.push(e.message)); return seen } }',
+    expect: { value: [] },
+    check: () => expect(hostCalls).toBe(0),
+  },
+  {
+    name: 'calls queued together keep their arguments exactly (astral, separator and delimiter characters)',
+    program: 'return await Promise.all([tools.echo({ s: "😀é:1:x" }), tools.echo({ "k:2": "\\u2028" }), tools.echo({})])',
+    expect: { value: [{ s: '😀é:1:x' }, { 'k:2': '\u2028' }, {}] },
+    check: () => expect(hostCalls).toBe(3),
+  },
+  {
+    name: 'calls ended by the program that made them are never forwarded',
+    program: 'tools.echo({ a: 1 }); tools.noop(); return "done"',
+    expect: { value: 'done' },
+    check: () => expect(hostCalls).toBe(0),
+  },
   { name: 'calling a tool that does not exist', program: 'return await (tools as any).nope()', expect: { kind: 'exception', message: 'ToolCallError (nope): Unknown tool "nope". Available tools: echo, hang, noop, read' } },
 
   // Odd thrown and returned values.

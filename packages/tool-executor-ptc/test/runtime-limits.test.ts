@@ -152,11 +152,18 @@ describe('output and value bytes', () => {
     expect(calls).toBe(1)
   })
 
-  it('checks argument bytes as UTF-8 on the host', async () => {
-    const out = await runProgram(runtime, 'try { await tools.echo({ s: "é".repeat(40000) }) } catch (e) { return e.message }', {
-      bindings: { echo: async (arg) => arg },
+  it('checks argument bytes as UTF-8, and never forwards a call over the limit', async () => {
+    let calls = 0
+    const out = await runProgram(runtime, 'try { await tools.echo({ s: "é".repeat(40000) }) } catch (e) { return e.name + ": " + e.message }', {
+      bindings: {
+        echo: async (arg) => {
+          calls++
+          return arg
+        },
+      },
     })
-    expect(out.value).toBe('the argument of tools.echo is 80008 bytes, over the valueBytes limit of 65536 bytes')
+    expect(out.value).toBe('RangeError: the argument of tools.echo is 80008 bytes, over the valueBytes limit of 65536 bytes')
+    expect(calls).toBe(0)
   })
 })
 

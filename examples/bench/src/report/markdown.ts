@@ -6,6 +6,7 @@ import type { Summary } from '../stats'
 import type { BatchRow, BatchSystemId } from '../workloads/batch'
 import type { PluginsResult } from '../workloads/plugins'
 import type { PtcResult } from '../workloads/ptc'
+import { PTC_WARMUP_ROUNDS } from '../workloads/ptc-plan'
 import { formatNumber as f, renderBarChart } from './svg'
 import { atScaleChecks, renderAtScale } from './at-scale'
 
@@ -401,7 +402,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     )
     out.push('')
     out.push(
-      `First run after plugin start: each sample is a fresh Node process (${p.firstRun.trivialMs.n} per program) that boots a harness with the \`PtcExecutor\` plugin — its start awaits \`warmUp()\`: the engine worker, the WebAssembly compile, esbuild's service, a warm-up program with sub-calls, and a wait of at most 300 ms for V8's background tier-up of the WebAssembly code — and then runs one \`run_code\`; nothing else ran in that process. The steady rows run on one harness in this process.`,
+      `First run after plugin start: each sample is a fresh Node process (${p.firstRun.trivialMs.n} per program) that boots a harness with the \`PtcExecutor\` plugin — its start awaits \`warmUp()\`: the engine worker, the WebAssembly compile, esbuild's service, a warm-up program with sub-calls, and a wait of at most 300 ms for V8's background tier-up of the WebAssembly code — and then runs one \`run_code\`; nothing else ran in that process. The steady rows run on one harness in this process, after ${PTC_WARMUP_ROUNDS} warm-up rounds of the three programs (V8 compiles the sub-call path on background threads for about the first 15 rounds; see Round 5 (PTC) below).`,
     )
     out.push('')
     out.push(

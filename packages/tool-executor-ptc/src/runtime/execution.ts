@@ -5,7 +5,7 @@
  * every handle.
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
 import type { RunLimits } from '../limits'
 import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
@@ -70,13 +70,14 @@ export interface ExecutionArgs {
   readonly resolve: (output: RunOutput) => void
 }
 
-type Settlement = HostReply & { readonly deferred: QuickJSDeferredPromise }
+/** A settled sub-call waiting to be applied: its id in the guest (the prelude's `deliver` / `refuse`) and its reply. */
+type Settlement = HostReply & { readonly id: number }
 
 /** A sub-call the program issued in the current entry, sent when the entry ends (host links with `flush`). */
 interface IssuedCall {
   readonly name: string
   readonly json: string
-  readonly deferred: QuickJSDeferredPromise
+  readonly id: number
 }
 
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
@@ -89,8 +90,10 @@ export class Execution {
   private serializeFn: QuickJSHandle | undefined
   private describeFn: QuickJSHandle | undefined
   private unhandledFn: QuickJSHandle | undefined
+  private deliverFn: QuickJSHandle | undefined
+  private refuseFn: QuickJSHandle | undefined
+  private afterJobsFn: QuickJSHandle | undefined
   private mainPromise: QuickJSHandle | undefined
-  private readonly deferreds = new Set<QuickJSDeferredPromise>()
   private readonly queue: Settlement[] = []
   private readonly logs: string[] = []
   private logBytes = 0
@@ -112,7 +115,7 @@ export class Execution {
   private issued: IssuedCall[] = []
   /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
   private waiting = false
-  /** Sub-calls the program issued (checked against maxSubCalls). */
+  /** Sub-calls taken from the program (the host's own count against maxSubCalls). */
   private subCalls = 0
   /** Sub-calls handed to a binding. */
   private forwarded = 0
@@ -167,7 +170,6 @@ export class Execution {
     rt.setMemoryLimit(limits.memoryBytes)
     rt.setMaxStackSize(limits.stackBytes)
     rt.setInterruptHandler(this.interrupt)
-    const hostCall = this.keep(ctx.newFunction('hostCall', (name, json) => this.hostCall(name, json)))
     const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
     const names = this.keep(ctx.newArray())
     this.host.names
@@ -188,10 +190,13 @@ export class Execution {
       ctx.setProp(config, key, h)
       h.dispose()
     }
-    const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostCall, hostPrint, names, config), 'prelude'))
+    const api = this.keep(this.unwrap(ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
     this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
     this.describeFn = this.keep(ctx.getProp(api, 'describe'))
     this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
+    this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
+    this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
+    this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
   }
 
   private startProgram(): void {
@@ -276,7 +281,7 @@ export class Execution {
       this.inFlight -= issued.length
       return
     }
-    for (const call of issued) this.invoke(call.name, call.json, call.deferred)
+    for (const call of issued) this.invoke(call.name, call.json, call.id)
     this.host.flush?.()
   }
 
@@ -306,21 +311,23 @@ export class Execution {
     const rt = this.rt
     const ctx = this.ctx
     if (rt === undefined || ctx === undefined) return
+    // A successful executePendingJobs(-1) ran every job, including those it queued.
     while (this.failure === undefined && rt.hasPendingJob()) {
       const executed = rt.executePendingJobs(-1)
-      if (executed.error !== undefined) {
-        const text = this.failure === undefined ? this.describe(executed.error) : ''
-        executed.error.dispose()
-        if (this.failure === undefined) this.failWith(text)
-      }
+      if (executed.error === undefined) break
+      const text = this.failure === undefined ? this.describe(executed.error) : ''
+      executed.error.dispose()
+      if (this.failure === undefined) this.failWith(text)
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
     const state = ctx.getPromiseState(this.mainPromise)
     if (state.type === 'pending') {
+      // The calls the program queued in this entry (those of an entry that ended it are dropped).
+      this.takeCalls()
       // Nothing in the engine can run again unless a host call settles: with none in flight and
       // none waiting to be applied, the program can never progress (it awaits a promise that
       // nothing will ever settle). End it now instead of at the wall limit.
-      if (this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
       return
     }
     this.callsClosed = true
@@ -414,56 +421,74 @@ export class Execution {
     this.logBytes = next
   }
 
-  private hostCall(nameHandle: QuickJSHandle, jsonHandle: QuickJSHandle): QuickJSHandle {
+  /** After the jobs of an entry that left the program running: takes the sub-calls it queued (`afterJobs`), in order. */
+  private takeCalls(): void {
     const ctx = this.ctx as QuickJSContext
-    const deferred = ctx.newPromise()
-    const name = ctx.getString(nameHandle)
-    const reject = (rejection: GuestRejection): QuickJSHandle => {
-      const h = this.rejectionHandle(rejection)
-      deferred.reject(h)
-      h.dispose()
-      return deferred.handle
+    const taken = ctx.callFunction(this.afterJobsFn as QuickJSHandle, ctx.undefined)
+    if (taken.error !== undefined) {
+      this.failWith(this.describe(taken.error))
+      taken.error.dispose()
+      return
     }
-    if (this.callsClosed || this.failure !== undefined) {
-      return reject({ kind: 'invalid', message: `the program has finished; ${accessor(name)} was not called` })
+    const text = ctx.getString(taken.value)
+    taken.value.dispose()
+    // `id:index:length:json` per call, length in UTF-16 units: the prelude's JSON.stringify
+    // escapes lone surrogates, so the text keeps its UTF-16 length through getString's UTF-8.
+    let at = 0
+    while (at < text.length) {
+      const c1 = text.indexOf(':', at)
+      const c2 = text.indexOf(':', c1 + 1)
+      const c3 = text.indexOf(':', c2 + 1)
+      const end = c3 + 1 + Number(text.slice(c2 + 1, c3))
+      this.accept(Number(text.slice(at, c1)), Number(text.slice(c1 + 1, c2)), text.slice(c3 + 1, end))
+      at = end
     }
-    if (!this.host.has(name)) return reject({ kind: 'invalid', message: `${accessor(name)} is not a tool of this run` })
-    const json = ctx.getString(jsonHandle)
-    const bytes = Buffer.byteLength(json)
-    if (bytes > this.a.limits.valueBytes) {
-      return reject({ kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` })
-    }
-    if (this.subCalls >= this.a.limits.maxSubCalls) {
-      return reject({
-        kind: 'limit',
-        message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)`,
-      })
-    }
-    this.subCalls++
-    this.inFlight++
-    this.deferreds.add(deferred)
-    // The binding runs outside the sandbox entry (never under the watchdog) and only if the run is
-    // still open. The argument is parsed (and checked to be JSON) where the binding runs. A link
-    // that sends calls together (engine in a worker) gets them when the entry ends; in-process
-    // bindings are invoked from a microtask.
-    if (this.host.flush !== undefined) this.issued.push({ name, json, deferred })
-    else queueMicrotask(() => this.invoke(name, json, deferred))
-    return deferred.handle
   }
 
-  private invoke(name: string, json: string, deferred: QuickJSDeferredPromise): void {
+  /**
+   * A sub-call the program queued: forwarded when the entry ends (a host link with `flush`, the
+   * engine in a worker) or from a microtask (in-process bindings), outside the sandbox entry and
+   * only if the run is still open. The prelude already refused calls over the limits; the host
+   * checks the UTF-8 size and the count again (a call over them is refused, not forwarded).
+   */
+  private accept(id: number, index: number, json: string): void {
+    this.inFlight++
+    const name = this.host.names[index]
+    if (name === undefined || !this.host.has(name)) {
+      this.onHostSettled(id, { rejection: { kind: 'invalid', message: `${accessor(name ?? String(index))} is not a tool of this run` } })
+      return
+    }
+    const bytes = Buffer.byteLength(json)
+    if (bytes > this.a.limits.valueBytes) {
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` },
+      })
+      return
+    }
+    if (this.subCalls >= this.a.limits.maxSubCalls) {
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)` },
+      })
+      return
+    }
+    this.subCalls++
+    if (this.host.flush !== undefined) this.issued.push({ name, json, id })
+    else queueMicrotask(() => this.invoke(name, json, id))
+  }
+
+  private invoke(name: string, json: string, id: number): void {
     if (this.finished || this.callsClosed) {
       this.inFlight--
       return
     }
     this.forwarded++
-    this.host.call(name, json, (reply) => this.onHostSettled(deferred, reply))
+    this.host.call(name, json, (reply) => this.onHostSettled(id, reply))
   }
 
-  private onHostSettled(deferred: QuickJSDeferredPromise, reply: HostReply): void {
+  private onHostSettled(id: number, reply: HostReply): void {
     this.inFlight--
     if (this.finished) return
-    this.queue.push({ ...reply, deferred })
+    this.queue.push({ ...reply, id })
     if (this.waiting) return
     if (this.a.wake !== 'microtask') {
       this.wake ??= setImmediate(this.onWake)
@@ -513,23 +538,23 @@ export class Execution {
     }
   }
 
-  /** One entry: resolves or rejects the guest promises of the settled sub-calls, then runs the jobs that follow. */
+  /** One entry: settles the guest promises of the settled sub-calls (`deliver` / `refuse`), then runs the jobs that follow. */
   private applyReplies(): void {
     this.enter(() => {
       const ctx = this.ctx as QuickJSContext
       for (const item of this.queue.splice(0)) {
         if (this.failure !== undefined) break
-        this.deferreds.delete(item.deferred)
-        if ('text' in item) {
-          const h = ctx.newString(item.text)
-          item.deferred.resolve(h)
-          h.dispose()
-        } else {
-          const h = this.rejectionHandle(item.rejection)
-          item.deferred.reject(h)
-          h.dispose()
-        }
-        item.deferred.dispose()
+        const id = ctx.newNumber(item.id)
+        const text = 'text' in item
+        const arg = text ? ctx.newString(item.text) : this.rejectionHandle(item.rejection)
+        const called = ctx.callFunction((text ? this.deliverFn : this.refuseFn) as QuickJSHandle, ctx.undefined, id, arg)
+        id.dispose()
+        arg.dispose()
+        if (called.error !== undefined) {
+          const description = this.failure === undefined ? this.describe(called.error) : ''
+          called.error.dispose()
+          if (this.failure === undefined) this.failWith(description)
+        } else called.value.dispose()
       }
       if (this.failure === undefined) this.drainAndCheck()
     })
@@ -649,9 +674,7 @@ export class Execution {
   private dispose(): boolean {
     if (this.poisoned) return false
     try {
-      for (const deferred of this.deferreds) deferred.dispose()
-      this.deferreds.clear()
-      for (const item of this.queue.splice(0)) item.deferred.dispose()
+      this.queue.length = 0
       for (const handle of this.handles) if (handle.alive) handle.dispose()
       this.handles.length = 0
       this.ctx?.dispose()

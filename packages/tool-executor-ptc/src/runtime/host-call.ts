@@ -19,10 +19,10 @@ export interface GuestRejection {
 export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection }
 
 /**
- * Where an engine sends the sub-calls of one run. `has` is checked synchronously at the call;
- * `call` receives the argument as the JSON text the guest produced (checked against `valueBytes`
- * already; parsed where the binding runs, see {@link callBindingWithJson}) and calls `settle`
- * exactly once with the reply — later, never from inside `call`.
+ * Where an engine sends the sub-calls of one run. `has` is checked when the engine takes a call
+ * from the program; `call` receives the argument as the JSON text the guest produced (checked
+ * against `valueBytes` already; parsed where the binding runs, see {@link callBindingWithJson})
+ * and calls `settle` exactly once with the reply — later, never from inside `call`.
  */
 export interface HostLink {
   /** The tool names, in the order the guest's `tools` object lists them. */

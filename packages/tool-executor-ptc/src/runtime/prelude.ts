@@ -1,16 +1,21 @@
 /**
  * The guest-side prelude evaluated in every fresh QuickJS context before the program.
  *
- * It evaluates to a function `(hostCall, hostPrint, names, config) => api` that installs the
- * program's globals — `tools`, `console`, `ToolCallError` — and returns the helpers the host
- * uses afterwards (`serialize`, `describe`). The host functions themselves are only reachable
+ * It evaluates to a function `(hostPrint, names, config) => api` that installs the program's
+ * globals — `tools`, `console`, `ToolCallError` — and returns the helpers the host uses
+ * afterwards (`serialize`, `describe`, …). The host function itself is only reachable
  * through closures, never as globals. Intrinsics are captured before the program runs, so a
  * program that overwrites `JSON` or `Object.keys` only changes its own output, never what the
  * host accepts (the host parses every string it receives and checks its size).
  *
  * Contract with `quickjs.ts`:
- * - `hostCall(name, json)` returns a promise; it resolves to the JSON text of the result or
- *   rejects with `{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`.
+ * - Sub-calls never call the host: a tool call checks its argument (JSON, `valueBytes` in
+ *   characters and in UTF-8 bytes, `maxSubCalls`, the program not finished), rejects at once when
+ *   a check fails, and otherwise queues `id:index:length:json` (`index`: the tool's position in
+ *   `names`, counted in pairs; `length` in UTF-16 units) and returns a promise made here. The host
+ *   takes the queue after running the jobs of each entry (`api.afterJobs()`) and later settles
+ *   each call with `api.deliver(id, json)` (the JSON text of the result) or
+ *   `api.refuse(id, rejection)` (`{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`).
  * - `hostPrint(line)` records one printed line.
  * - `names` alternates tool names and their accessors (`tools.a`, `tools["a.b"]`).
  * - `config = { valueBytes, outputBytes, messageChars, maxSubCalls }`.
@@ -19,6 +24,14 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
+ * - `api.afterJobs()` returns the calls queued since its last call (`''` when there are none) and
+ *   empties the queue.
+ * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of a queued
+ *   sub-call (the value parsed from `json`, or the error made from `rejection`: `tool` →
+ *   ToolCallError, `limit` → RangeError, `invalid` → TypeError); an unknown id is ignored.
+ * - Once the host calls `serialize`, `describe` or `unhandled`, the program is over: a tool call
+ *   made from then on (a `toJSON` or getter the host's reading runs) rejects with
+ *   `the program has finished; tools.x was not called`.
  * - `api.unhandled(main)` returns `Uncaught (in promise) <description>` for the first promise
  *   rejection the program left unhandled (`(and N more …)` when there are several), ignoring the
  *   program's own promise `main`, or `undefined` when there is none.
@@ -55,13 +68,14 @@ export function preludeCode(): string {
 }
 
 /** The readable prelude source (see the module comment for its contract). */
-export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, config) {
+export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   'use strict';
   var G = globalThis;
   var keys = Object.keys, isArray = Array.isArray, stringify = JSON.stringify, parse = JSON.parse;
   var defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
   var ErrorCtor = Error, TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, StringCtor = String;
   var apply = Reflect.apply, slice = String.prototype.slice, split = String.prototype.split, join = Array.prototype.join;
+  var encodeComponent = encodeURIComponent;
   var symbolToString = Symbol.prototype.toString;
   var NativePromise = Promise, promiseProto = NativePromise.prototype, nativeThen = promiseProto.then, construct = Reflect.construct;
   var handledSet = new WeakSet(), unhandledMap = new Map();
@@ -138,12 +152,17 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   function isObjectLike(v) {
     return v !== null && (typeof v === 'object' || typeof v === 'function');
   }
+  // Whether any rejection was ever recorded: until then a handled promise has nothing to forget.
+  var anyNoted = false;
   function markHandled(p) {
     apply(weakAdd, handledSet, [p]);
-    apply(mapDelete, unhandledMap, [p]);
+    if (anyNoted) apply(mapDelete, unhandledMap, [p]);
   }
   function noteRejection(p, reason) {
-    if (!apply(weakHas, handledSet, [p])) apply(mapSet, unhandledMap, [p, reason]);
+    if (!apply(weakHas, handledSet, [p])) {
+      anyNoted = true;
+      apply(mapSet, unhandledMap, [p, reason]);
+    }
   }
   // Wraps a capability's resolve/reject so a rejection is recorded against the promise; a
   // promise resolved with a native promise is recorded if that one rejects (it adopts it).
@@ -190,19 +209,20 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   defineProperty(promiseProto, 'constructor', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
   // then() with the derived promise's rejection recorded: a callback that throws, a callback
   // whose returned native promise rejects (adopted), or a rejection passed through.
+  // A callback's returned native promise is adopted by derived: its rejection is derived's.
+  function adoptInto(derived, value) {
+    if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, function (reason) { noteRejection(derived, reason); }]);
+    return value;
+  }
   function thenTracked(p, onFulfilled, onRejected) {
     var derived;
-    var adopt = function (value) {
-      if (isObjectLike(value) && value instanceof NativePromise) apply(nativeThen, value, [undefined, function (reason) { noteRejection(derived, reason); }]);
-      return value;
-    };
     var wrapFulfilled = typeof onFulfilled !== 'function' ? undefined : function (value) {
-      try { return adopt(onFulfilled(value)); } catch (e) { noteRejection(derived, e); throw e; }
+      try { return adoptInto(derived, onFulfilled(value)); } catch (e) { noteRejection(derived, e); throw e; }
     };
     var wrapRejected = typeof onRejected !== 'function'
       ? function (reason) { noteRejection(derived, reason); throw reason; }
       : function (reason) {
-        try { return adopt(onRejected(reason)); } catch (e) { noteRejection(derived, e); throw e; }
+        try { return adoptInto(derived, onRejected(reason)); } catch (e) { noteRejection(derived, e); throw e; }
       };
     derived = apply(nativeThen, p, [wrapFulfilled, wrapRejected]);
     return derived;
@@ -219,6 +239,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     return apply(rejectWith, TrackedPromise, [error]);
   }
   function unhandled(main) {
+    finished = true;
     apply(mapDelete, unhandledMap, [main]);
     var count = 0, first;
     apply(mapForEach, unhandledMap, [function (reason) { if (count++ === 0) first = reason; }]);
@@ -312,25 +333,74 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
     }
     return new ToolCallError(name, StringCtor(e));
   }
-  function makeTool(name, accessor) {
+  // Sub-calls issued since the host last took them ('id:index:length:json' each), and the
+  // promises of those not settled yet, by call id. The promise is made here with the intrinsic
+  // constructor (no host call and no then() per call); a rejection is recorded against the
+  // promise the program holds, so a failure nobody handles is reported like any other rejection.
+  var queued = '', nextCallId = 0, finished = false;
+  var awaiting = create(null);
+  function awaitReply(id, name) {
+    var entry = { name: name, resolve: undefined, reject: undefined, promise: undefined };
+    entry.promise = new NativePromise(function (resolve, reject) { entry.resolve = resolve; entry.reject = reject; });
+    awaiting[id] = entry;
+    return entry.promise;
+  }
+  function take(id) {
+    var entry = awaiting[id];
+    if (entry !== undefined) delete awaiting[id];
+    return entry;
+  }
+  function rejectEntry(entry, error) {
+    noteRejection(entry.promise, error);
+    entry.reject(error);
+  }
+  function deliver(id, text) {
+    var entry = take(id);
+    if (entry === undefined) return;
+    var value;
+    try { value = parse(text); } catch (e) { rejectEntry(entry, e); return; }
+    entry.resolve(value);
+  }
+  function refuse(id, rejection) {
+    var entry = take(id);
+    if (entry !== undefined) rejectEntry(entry, toError(entry.name, rejection));
+  }
+  function afterJobs() {
+    var calls = queued;
+    queued = '';
+    return calls;
+  }
+  // UTF-8 bytes of JSON text: every byte of a character outside encodeURIComponent's unreserved
+  // set becomes %XX. Text it refuses (a lone surrogate) counts as 0 here; the host checks again.
+  function utf8Bytes(text) {
+    var encoded;
+    try { encoded = encodeComponent(text); } catch (e) { return 0; }
+    return encoded.length - 2 * (apply(split, encoded, ['%']).length - 1);
+  }
+  function makeTool(name, accessor, index) {
     var label = 'the argument of ' + accessor;
-    var onResult = function (text) { return parse(text); };
     var onFailure = function (e) { throw toError(name, e); };
-    // The promise a call returns is the host promise's derived one, with its rejection recorded,
-    // so a failure nobody handles is reported like any other rejection.
+    // A check that fails after the guest's own ones: the same error one job later, recorded.
+    var refused = function (rejection) { return thenTracked(apply(rejectWith, NativePromise, [rejection]), undefined, onFailure); };
     var tool = function (args) {
       var json;
       try {
         json = toJson(args === undefined ? {} : args, label);
         if (json === undefined) throw new TypeErrorCtor(label + ' is not JSON: undefined');
         if (json.length > valueChars) throw new RangeErrorCtor(label + ' is ' + json.length + ' characters, over the valueBytes limit of ' + valueChars + ' bytes');
-        // The host enforces the limit too; counting here spares a host round trip per refused call.
         if (issued >= maxSubCalls) throw new RangeErrorCtor('sub-call limit reached: a run may make at most ' + maxSubCalls + ' tool calls (' + accessor + ' was not called)');
       } catch (e) {
         return rejected(e);
       }
       issued++;
-      return thenTracked(hostCall(name, json), onResult, onFailure);
+      if (finished) return refused({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
+      if (json.length * 3 > valueChars) {
+        var bytes = utf8Bytes(json);
+        if (bytes > valueChars) return refused({ kind: 'limit', message: label + ' is ' + bytes + ' bytes, over the valueBytes limit of ' + valueChars + ' bytes' });
+      }
+      var id = ++nextCallId;
+      queued += id + ':' + index + ':' + json.length + ':' + json;
+      return awaitReply(id, name);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
@@ -339,7 +409,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
   var known = create(null);
   var toolNames = [];
   for (var t = 0; t + 1 < names.length; t += 2) {
-    defineProperty(known, names[t], { value: makeTool(names[t], names[t + 1]), enumerable: true });
+    defineProperty(known, names[t], { value: makeTool(names[t], names[t + 1], t / 2), enumerable: true });
     toolNames.push(names[t]);
   }
   freeze(known);
@@ -377,11 +447,18 @@ export const PRELUDE_SOURCE = String.raw`(function (hostCall, hostPrint, names, 
 
   return freeze({
     serialize: function (value) {
+      finished = true;
       var json = toJson(value, 'the return value');
       if (json === undefined) return undefined;
       return json.length > outputChars ? json.length : json;
     },
-    describe: describe,
+    describe: function (e) {
+      finished = true;
+      return describe(e);
+    },
     unhandled: unhandled,
+    afterJobs: afterJobs,
+    deliver: deliver,
+    refuse: refuse,
   });
 })`

@@ -15,9 +15,10 @@
  * worker, with no per-entry cost. `thread: 'main'` runs the engine on the calling thread, where
  * such built-ins need the `vm` watchdog (`watchdog.ts`) on every entry.
  *
- * Concurrency: a sub-call is a synchronous host function that returns a guest promise made with
- * `context.newPromise()`; the binding runs on the host event loop, so concurrent sub-calls
- * overlap. Settled host promises are applied in one batch per event-loop turn (`setImmediate`),
+ * Concurrency: a sub-call does not call the host; the prelude checks it, queues it and returns a
+ * promise of its own. After the jobs of each entry the host takes the queued calls with one call
+ * into the sandbox and later settles each through the prelude's `deliver` / `refuse`. The binding
+ * runs on the host event loop, so concurrent sub-calls overlap. Settled host promises are applied in one batch per event-loop turn (`setImmediate`),
  * which keeps the engine's thread responsive even when tools resolve synchronously (bug case B20, above).
  *
  * Limits (see `limits.ts`): compute time through the interrupt handler, plus the worker
