@@ -165,6 +165,23 @@ describe('output and value bytes', () => {
     expect(out.value).toBe('RangeError: the argument of tools.echo is 80008 bytes, over the valueBytes limit of 65536 bytes')
     expect(calls).toBe(0)
   })
+
+  it('forwards a non-ASCII argument under valueBytes even when the heap could not hold a copy of it per byte', async () => {
+    // 1.2 MB of UTF-8 in a 16 MiB heap: counting its bytes inside the sandbox (encodeURIComponent
+    // and one string per byte) ran out of memory; the host counts them with Buffer.byteLength.
+    let calls = 0
+    const out = await runProgram(runtime, 'return await tools.size({ s: "é".repeat(600000) })', {
+      limits: { ...MEMORY_LIMITS, memoryBytes: 16 * 1024 * 1024, valueBytes: 1_500_000 },
+      bindings: {
+        size: async (arg) => {
+          calls++
+          return (arg as { s: string }).s.length
+        },
+      },
+    })
+    expect(plain(out)).toEqual({ value: 600000, logs: [] })
+    expect(calls).toBe(1)
+  })
 })
 
 describe('sub-call count and stack', () => {

@@ -448,8 +448,9 @@ export class Execution {
   /**
    * A sub-call the program queued: forwarded when the entry ends (a host link with `flush`, the
    * engine in a worker) or from a microtask (in-process bindings), outside the sandbox entry and
-   * only if the run is still open. The prelude already refused calls over the limits; the host
-   * checks the UTF-8 size and the count again (a call over them is refused, not forwarded).
+   * only if the run is still open. The prelude refused calls over `valueBytes` in characters and
+   * over `maxSubCalls`; the host checks the UTF-8 size (only here) and the count again (a call
+   * over them is refused, not forwarded).
    */
   private accept(id: number, index: number, json: string): void {
     this.inFlight++

@@ -10,9 +10,12 @@
  *
  * Contract with `quickjs.ts`:
  * - Sub-calls never call the host: a tool call checks its argument (JSON, `valueBytes` in
- *   characters and in UTF-8 bytes, `maxSubCalls`, the program not finished), rejects at once when
- *   a check fails, and otherwise queues `id:index:length:json` (`index`: the tool's position in
+ *   characters, `maxSubCalls`, the program not finished), rejects at once when a check fails, and
+ *   otherwise queues `id:index:length:json` (`index`: the tool's position in
  *   `names`, counted in pairs; `length` in UTF-16 units) and returns a promise made here. The host
+ *   counts the argument's UTF-8 bytes (Buffer.byteLength: counting them here cost a string per
+ *   byte of the sandbox's heap) and refuses a call over `valueBytes` as `limit` without
+ *   forwarding it; a refused call still counts against `maxSubCalls` here. The host
  *   takes the queue after running the jobs of each entry (`api.afterJobs()`) and later settles
  *   each call with `api.deliver(id, json)` (the JSON text of the result) or
  *   `api.refuse(id, rejection)` (`{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`).
@@ -75,7 +78,6 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   var defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
   var ErrorCtor = Error, TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, StringCtor = String;
   var apply = Reflect.apply, slice = String.prototype.slice, split = String.prototype.split, join = Array.prototype.join;
-  var encodeComponent = encodeURIComponent;
   var symbolToString = Symbol.prototype.toString;
   var NativePromise = Promise, promiseProto = NativePromise.prototype, nativeThen = promiseProto.then, construct = Reflect.construct;
   var handledSet = new WeakSet(), unhandledMap = new Map();
@@ -370,13 +372,6 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     queued = '';
     return calls;
   }
-  // UTF-8 bytes of JSON text: every byte of a character outside encodeURIComponent's unreserved
-  // set becomes %XX. Text it refuses (a lone surrogate) counts as 0 here; the host checks again.
-  function utf8Bytes(text) {
-    var encoded;
-    try { encoded = encodeComponent(text); } catch (e) { return 0; }
-    return encoded.length - 2 * (apply(split, encoded, ['%']).length - 1);
-  }
   function makeTool(name, accessor, index) {
     var label = 'the argument of ' + accessor;
     var onFailure = function (e) { throw toError(name, e); };
@@ -394,10 +389,6 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       }
       issued++;
       if (finished) return refused({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
-      if (json.length * 3 > valueChars) {
-        var bytes = utf8Bytes(json);
-        if (bytes > valueChars) return refused({ kind: 'limit', message: label + ' is ' + bytes + ' bytes, over the valueBytes limit of ' + valueChars + ' bytes' });
-      }
       var id = ++nextCallId;
       queued += id + ':' + index + ':' + json.length + ':' + json;
       return awaitReply(id, name);
