@@ -99,6 +99,29 @@ describe('memory', () => {
     const out = await runProgram(runtime, 'const a = new Uint8Array(2 << 20); a[a.length - 1] = 7; return a[a.length - 1]', { limits: MEMORY_LIMITS })
     expect(out.value).toBe(7)
   })
+
+  it('fails as memory, not as a stall, when the heap cannot hold the copy of the queued calls the host takes', async () => {
+    // The call is queued (1 MB of non-ASCII JSON); the program then fills the heap, leaving
+    // 400 KB: QuickJS cannot make the 2 MB UTF-8 copy the host reads the queue through.
+    let calls = 0
+    const program = [
+      'const p = tools.size({ s: "é".repeat(1000000) })',
+      'const keep = []; try { for (;;) keep.push(new ArrayBuffer(4096)) } catch (e) {} keep.length -= 100',
+      'return [await p, keep.length > 0]',
+    ].join('\n')
+    const memoryBytes = 16 * 1024 * 1024
+    const out = await runProgram(runtime, program, {
+      limits: { ...MEMORY_LIMITS, memoryBytes, valueBytes: 4_000_000 },
+      bindings: {
+        size: async (arg) => {
+          calls++
+          return (arg as { s: string }).s.length
+        },
+      },
+    })
+    expect(plain(out)).toEqual({ logs: [], error: { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` } })
+    expect(calls).toBe(0)
+  })
 })
 
 describe('output and value bytes', () => {

@@ -10,6 +10,7 @@ import type { RunLimits } from '../limits'
 import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
 import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
+import { parseQueuedCalls } from './call-queue'
 import { takeContext, type ModulePool, type SandboxModule } from './module-pool'
 import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
@@ -430,19 +431,21 @@ export class Execution {
       taken.error.dispose()
       return
     }
-    const text = ctx.getString(taken.value)
+    // `undefined` when nothing was queued. getString gives '' when QuickJS cannot allocate the
+    // UTF-8 copy of the text (its heap is at the limit): the calls would be lost and the program
+    // reported as stalled.
+    const text = ctx.typeof(taken.value) === 'string' ? ctx.getString(taken.value) : undefined
     taken.value.dispose()
-    // `id:index:length:json` per call, length in UTF-16 units: the prelude's JSON.stringify
-    // escapes lone surrogates, so the text keeps its UTF-16 length through getString's UTF-8.
-    let at = 0
-    while (at < text.length) {
-      const c1 = text.indexOf(':', at)
-      const c2 = text.indexOf(':', c1 + 1)
-      const c3 = text.indexOf(':', c2 + 1)
-      const end = c3 + 1 + Number(text.slice(c2 + 1, c3))
-      this.accept(Number(text.slice(at, c1)), Number(text.slice(c1 + 1, c2)), text.slice(c3 + 1, end))
-      at = end
+    if (text === undefined) return
+    if (text === '') {
+      this.fail('memory', `memory limit of ${this.a.limits.memoryBytes} bytes exceeded`)
+      return
     }
+    // The prelude's JSON.stringify escapes lone surrogates, so the text keeps its UTF-16 length
+    // through getString's UTF-8 and the frames' lengths hold.
+    const { calls, malformed } = parseQueuedCalls(text, this.host.names.length)
+    for (const call of calls) this.accept(call.id, call.index, call.json)
+    if (malformed !== undefined) this.fail('exception', `sandbox internal error: malformed sub-call queue (${malformed})`)
   }
 
   /**

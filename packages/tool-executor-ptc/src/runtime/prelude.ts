@@ -27,8 +27,8 @@
  *   throws `TypeError` for a value that is not JSON.
  * - `api.describe(error)` returns a one-line description of a thrown value, at most
  *   `messageChars` characters.
- * - `api.afterJobs()` returns the calls queued since its last call (`''` when there are none) and
- *   empties the queue.
+ * - `api.afterJobs()` returns the calls queued since its last call (`undefined` when there are
+ *   none, so an empty text can only mean the host could not copy it out) and empties the queue.
  * - `api.deliver(id, json)` / `api.refuse(id, rejection)` settle the promise of a queued
  *   sub-call (the value parsed from `json`, or the error made from `rejection`: `tool` →
  *   ToolCallError, `limit` → RangeError, `invalid` → TypeError); an unknown id is ignored.
@@ -368,6 +368,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     if (entry !== undefined) rejectEntry(entry, toError(entry.name, rejection));
   }
   function afterJobs() {
+    if (queued === '') return undefined;
     var calls = queued;
     queued = '';
     return calls;
