@@ -208,6 +208,28 @@ const cases: HostileCase[] = [
     expect: { value: 'done' },
     check: () => expect(hostCalls).toBe(0),
   },
+  {
+    name: 'intrinsics the prelude uses, replaced before calling tools, change nothing the host receives or counts',
+    program: [
+      'const bad = () => { throw new Error("tampered") }',
+      'JSON.stringify = () => "1:0:99:"; JSON.parse = bad; Object.defineProperty = bad; Object.keys = bad; Reflect.apply = bad',
+      'String.prototype.indexOf = bad; String.prototype.slice = bad; String.prototype.split = bad; Array.prototype.join = bad; Array.prototype.push = bad',
+      'Number.prototype.toString = bad; Map.prototype.set = bad; WeakSet.prototype.add = bad; (globalThis as any).encodeURIComponent = bad',
+      'const calls = [0, 1, 2, 3, 4].map((i) => tools.echo({ i, s: "a:b\u2028" }).then((r: unknown) => r, (e: Error) => e.name + ": " + e.message))',
+      'return await Promise.all(calls)',
+    ].join('\n'),
+    limits: { maxSubCalls: 3 },
+    expect: {
+      value: [
+        { i: 0, s: 'a:b\u2028' },
+        { i: 1, s: 'a:b\u2028' },
+        { i: 2, s: 'a:b\u2028' },
+        'RangeError: sub-call limit reached: a run may make at most 3 tool calls (tools.echo was not called)',
+        'RangeError: sub-call limit reached: a run may make at most 3 tool calls (tools.echo was not called)',
+      ],
+    },
+    check: () => expect(hostCalls).toBe(3),
+  },
   { name: 'calling a tool that does not exist', program: 'return await (tools as any).nope()', expect: { kind: 'exception', message: 'ToolCallError (nope): Unknown tool "nope". Available tools: echo, hang, noop, read' } },
 
   // Odd thrown and returned values.
