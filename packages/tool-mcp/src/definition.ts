@@ -95,6 +95,16 @@ export type McpCaller = (target: McpCallTarget, args: JsonObject, exec: ToolExec
 const prepared = new WeakMap<symbol, readonly ContentBlock[]>()
 
 const always = (): boolean => true
+
+/**
+ * The default rendering (`renderJsonValue`: a text value is its own block), frozen here: the
+ * pipeline keeps frozen content as it is instead of copying the array and the block.
+ */
+function renderFrozen(_args: JsonObject, value: JsonValue): readonly ContentBlock[] {
+  const content = renderJsonValue(value)
+  for (const block of content) Object.freeze(block)
+  return Object.freeze(content)
+}
 const NO_BLOCKS: readonly McpContentBlock[] = Object.freeze([])
 
 /** The call target of `tool` registered as `name`: the result mapping described on {@link McpCallTarget}. */
@@ -151,7 +161,7 @@ export function toDefinition(server: ResolvedServerConfig, name: string, tool: T
     name,
     description: tool.description ?? '',
     parameters: tool.inputSchema as JsonSchemaNode,
-    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: (_args: JsonObject, value: JsonValue) => renderJsonValue(value) }),
+    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: renderFrozen }),
     execute(args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
       return call(target, args, exec)
     },

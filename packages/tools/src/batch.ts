@@ -12,7 +12,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
@@ -31,27 +31,53 @@ export function validateMaxParallel(value: unknown, field = 'maxParallelCalls'):
   return value
 }
 
-/** The rolling pool: admits parallel calls up to a bound and exclusive calls alone. */
+/**
+ * A resolved promise whose `then` queues a callback as a microtask: cheaper than Node's
+ * `queueMicrotask`, which makes an async resource per callback.
+ */
+const TURN: Promise<void> = Promise.resolve()
+
+/**
+ * The rolling pool: admits parallel calls up to a bound and exclusive calls alone. A call that
+ * must wait is admitted through the runner's `admitted` callback — no promise, resolvers and
+ * reaction closures per waiting call (every exclusive call after the first waits for its
+ * predecessor's body):
+ * - an exclusive call by the {@link release} that emptied the pool, at once (nothing else can
+ *   run beside it);
+ * - a parallel call a microtask after the release that made room, as when its admission was a
+ *   promise: the other bodies that settled in the same turn release their slots first, and the
+ *   runner refills the pool in one pass;
+ * - or it is turned away by an abort (`admitted(false)`, a microtask after the signal's event).
+ */
 class Pool {
   private running = 0
   private exclusive = false
-  private waiter: { parallel: boolean; resolve: (ok: boolean) => void } | undefined
+  /** Whether the one waiting call is parallel; `undefined` when no call waits (starts are serialised by the runner). */
+  private waiter: boolean | undefined
   /**
    * The signal carrying the pool's one abort listener. It stays attached from the first wait
    * until the pool is idle rather than being added and removed around every wait (each
    * EventTarget add/remove pair cost ~2 µs per exclusive call; docs/benchmarks.md, "Optimisations").
    */
   private watched: AbortSignal | undefined
+  private readonly admitLater: () => void
+  private readonly refuse: () => void
   private readonly onAbort = (): void => {
     this.watched = undefined
-    const waiter = this.waiter
-    if (waiter !== undefined) {
+    if (this.waiter !== undefined) {
       this.waiter = undefined
-      waiter.resolve(false)
+      void TURN.then(this.refuse)
     }
   }
 
-  constructor(private readonly max: number) {}
+  /** `admitted(ok)` is called once for each call {@link acquire} left waiting (see the class comment). */
+  constructor(
+    private readonly max: number,
+    private readonly admitted: (ok: boolean) => void,
+  ) {
+    this.admitLater = () => admitted(true)
+    this.refuse = () => admitted(false)
+  }
 
   private unwatch(): void {
     if (this.watched === undefined) return
@@ -63,8 +89,13 @@ class Pool {
     return parallel ? !this.exclusive && this.running < this.max : this.running === 0
   }
 
-  /** Resolves `true` once the call may start, or `false` if `signal` aborts first. Starts are serialised by the caller. */
-  acquire(parallel: boolean, signal: AbortSignal): Promise<boolean> | boolean {
+  /**
+   * `true` when the call may start now, `false` when `signal` has aborted; `undefined` when it
+   * waits: the constructor's `admitted` callback then gets `true` once it may start (see the
+   * class comment), or `false` if `signal` aborts first. Starts are serialised by the caller
+   * (one waiting call at a time).
+   */
+  acquire(parallel: boolean, signal: AbortSignal): boolean | undefined {
     if (this.fits(parallel)) {
       this.take(parallel)
       return true
@@ -75,9 +106,8 @@ class Pool {
       signal.addEventListener('abort', this.onAbort, { once: true })
       this.watched = signal
     }
-    return new Promise<boolean>((resolve) => {
-      this.waiter = { parallel, resolve }
-    })
+    this.waiter = parallel
+    return undefined
   }
 
   private take(parallel: boolean): void {
@@ -89,17 +119,16 @@ class Pool {
     this.running--
     if (!parallel) this.exclusive = false
     const waiter = this.waiter
-    if (waiter !== undefined && this.fits(waiter.parallel)) {
+    if (waiter !== undefined && this.fits(waiter)) {
       this.waiter = undefined
-      this.take(waiter.parallel)
-      waiter.resolve(true)
+      this.take(waiter)
+      if (waiter) void TURN.then(this.admitLater)
+      else this.admitted(true)
     } else if (waiter === undefined && this.running === 0) {
       this.unwatch()
     }
   }
 }
-
-const RESOLVED: Promise<void> = Promise.resolve()
 
 /** The runner's internals beside {@link CallRunner}: whole batches without a promise per call. */
 export interface BatchRunner extends CallRunner {
@@ -137,7 +166,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     admit: options.admit,
     local: options.local,
   }
-  const pool = new Pool(max)
+  const pool = new Pool(max, admitted)
   // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one
   // waiter: raise the signal's listener limit so a full pool does not trigger Node's
   // MaxListenersExceededWarning (the listeners are removed as calls settle; no leak).
@@ -167,6 +196,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   let completeBusy = false
   let scheduled = false
   let pumping = false
+  /** Set when the pool admitted the waiting call; the pump pass launches it. */
+  let admittedWaiter = false
   let again = false
   let waiters: { readonly upTo: number; readonly resolve: () => void }[] = []
   let batch: { readonly from: number; readonly upTo: number; readonly resolve: (results: readonly ToolResult[]) => void } | undefined
@@ -224,27 +255,29 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     return false
   }
 
+  /** A launched (admitted) call's dispatch ended: frees its pool slot and goes on. One function for every call. */
+  const dispatchEnded: DispatchEnd = (state, broken, error) => {
+    if (broken) defect('dispatch', state, error)
+    dispatched[state.index] = true
+    pool.release(state.parallel)
+    pump()
+  }
+
   const launch = (index: number, state: CallState, acquired: boolean): void => {
-    let pending: void | Promise<void> = undefined
+    let waiting = false
     try {
-      pending = dispatch(state, run) // without admission: reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued)
+      // Without admission it reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued), synchronously.
+      waiting = dispatch(state, run, acquired ? dispatchEnded : (s, broken, error) => {
+        if (broken) defect('dispatch', s, error)
+        dispatched[index] = true
+        pump()
+      })
     } catch (error) {
       defect('dispatch', state, error)
     }
-    if (pending === undefined) {
-      if (acquired) pool.release(state.parallel)
-      dispatched[index] = true
-      return
-    }
-    const settled = (): void => {
-      if (acquired) pool.release(state.parallel)
-      dispatched[index] = true
-      pump()
-    }
-    pending.then(settled, (error: unknown) => {
-      defect('dispatch', state, error)
-      settled()
-    })
+    if (waiting) return
+    if (acquired) pool.release(state.parallel)
+    dispatched[index] = true
   }
 
   const advanceStart = (): void => {
@@ -256,38 +289,41 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
         startAt++
         continue
       }
-      let admitted: Promise<boolean> | boolean
+      let admission: boolean | undefined
       try {
-        admitted = pool.acquire(state.parallel, run.signal)
+        admission = pool.acquire(state.parallel, run.signal)
       } catch (error) {
         defect('schedule', state, error)
         dispatched[index] = true
         startAt++
         continue
       }
-      if (typeof admitted === 'boolean') {
-        startAt++
-        launch(index, state, admitted)
-        continue
+      if (admission === undefined) {
+        // Waits for the pool: `admitted` goes on with this call (`startAt`).
+        startBusy = true
+        return
       }
-      startBusy = true
-      admitted.then(
-        (ok) => {
-          startBusy = false
-          startAt++
-          launch(index, state, ok)
-          pump()
-        },
-        (error: unknown) => {
-          startBusy = false
-          startAt++
-          defect('schedule', state, error)
-          dispatched[index] = true
-          pump()
-        },
-      )
+      startAt++
+      launch(index, state, admission)
+    }
+  }
+
+  /**
+   * The pool admitted the call at `startAt` that waited (`ok`): the pump pass launches it once
+   * the calls before it have completed what they could — an exclusive call's admission comes
+   * from the release of the last running body, a parallel call's a microtask after a release
+   * (see `Pool`). Or the pool turned it away after an abort (`!ok`, a microtask after the event).
+   */
+  function admitted(ok: boolean): void {
+    if (ok) {
+      admittedWaiter = true
+      if (!pumping) pump()
       return
     }
+    startBusy = false
+    const index = startAt++
+    launch(index, states[index]!, false)
+    pump()
   }
 
   /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
@@ -389,6 +425,15 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
           advanceStart()
           advanceComplete()
         } while (moved)
+        if (admittedWaiter) {
+          // The call the pool just admitted starts after the earlier calls completed what they
+          // could (as when its admission was a promise resolved a microtask later).
+          admittedWaiter = false
+          startBusy = false
+          const index = startAt++
+          launch(index, states[index]!, true)
+          again = true
+        }
       } while (again)
     } finally {
       pumping = false
@@ -404,7 +449,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const schedule = (): void => {
     if (scheduled) return
     scheduled = true
-    queueMicrotask(pumpTask)
+    void TURN.then(pumpTask)
   }
 
   /**
@@ -477,7 +522,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       return done
     },
     drain() {
-      if (completeAt >= submitted) return RESOLVED
+      if (completeAt >= submitted) return TURN
       const upTo = submitted
       return new Promise<void>((resolve) => waiters.push({ upTo, resolve }))
     },

@@ -717,15 +717,22 @@ function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
  * Stage 3 — dispatch: the `tools/execute` waterfall around the body, then output validation and
  * rendering. The caller's signal is re-fused before the body. Never throws or rejects.
  *
- * Returns `undefined` when the stage finished synchronously (a synchronous body and wrappers
- * that did not wait), else a promise of its end.
+ * Returns `false` when the stage finished synchronously (a synchronous body and wrappers that
+ * did not wait); else `true`, and `end` is called once the stage has ended, from the callback
+ * that settled it (no promise of its own: the runner goes on in the same microtask).
  */
-export function dispatch(state: CallState, run: RunContext): void | Promise<void> {
-  const pending = dispatchBody(state, run)
+export function dispatch(state: CallState, run: RunContext, end: DispatchEnd): boolean {
+  const waiting = dispatchBody(state, run, end)
   // A body that waited keeps its contexts in the callback that settled it (one promise, not two).
-  if (pending === undefined) keepContexts(state)
-  return pending
+  if (!waiting) keepContexts(state)
+  return waiting
 }
+
+/**
+ * How {@link dispatch} reports the end of a stage that waited: `defect` tells whether settling
+ * it hit a defect (never expected), then `error` is what was thrown.
+ */
+export type DispatchEnd = (state: CallState, defect: boolean, error: unknown) => void
 
 /** Closes the call's progress channel and attaches the contexts the body attached, unless the call was cancelled or timed out. */
 function keepContexts(state: CallState): void {
@@ -738,12 +745,12 @@ function keepContexts(state: CallState): void {
   }
 }
 
-function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
+function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): boolean {
   const exec = state.exec!
   const caller = run.signal
   if (caller.aborted) {
     state.draft = ABORTED_BEFORE
-    return
+    return false
   }
   if (run.hooks.execute.length === 0) {
     // No wrapper: nothing can replace the signal, the body runs at once on the execution view.
@@ -752,11 +759,14 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
       out = exec.definition.execute(exec.arguments, exec)
     } catch (error) {
       bodyFailed(state, run, caller, error, true)
-      return
+      return false
     }
-    if (isThenable(out)) return settleWhenDone(out, state, run, caller, STARTED)
+    if (isThenable(out)) {
+      settleWhenDone(out, state, run, caller, STARTED, end)
+      return true
+    }
     bodyReturned(state, run, out, true)
-    return
+    return false
   }
   let bodyStarted = false
   // Returns the body's value, or a thenable of it; throws what the body throws.
@@ -793,28 +803,44 @@ function dispatchBody(state: CallState, run: RunContext): void | Promise<void> {
     out = runRepeatable(run.hooks.execute, exec, body)
   } catch (error) {
     bodyFailed(state, run, caller, error, bodyStarted)
-    return
+    return false
   }
-  if (isThenable(out)) return settleWhenDone(out, state, run, caller, () => bodyStarted)
+  if (isThenable(out)) {
+    settleWhenDone(out, state, run, caller, () => bodyStarted, end)
+    return true
+  }
   bodyReturned(state, run, out, bodyStarted)
+  return false
 }
 
 const STARTED = (): boolean => true
 
 /**
  * Settles the call when the `tools/execute` stage's thenable does: the draft, then the contexts
- * the body attached, in one callback (one promise per waiting call). `started` tells, at that
- * moment, whether the body had started.
+ * the body attached, then `end`, in one callback (one promise per waiting call). `started`
+ * tells, at that moment, whether the body had started.
  */
-function settleWhenDone(out: PromiseLike<unknown>, state: CallState, run: RunContext, caller: AbortSignal, started: () => boolean): Promise<void> {
-  return Promise.resolve(out).then(
+function settleWhenDone(out: PromiseLike<unknown>, state: CallState, run: RunContext, caller: AbortSignal, started: () => boolean, end: DispatchEnd): void {
+  void Promise.resolve(out).then(
     (value) => {
-      bodyReturned(state, run, value, started())
-      keepContexts(state)
+      try {
+        bodyReturned(state, run, value, started())
+        keepContexts(state)
+      } catch (error) {
+        end(state, true, error)
+        return
+      }
+      end(state, false, undefined)
     },
     (error: unknown) => {
-      bodyFailed(state, run, caller, error, started())
-      keepContexts(state)
+      try {
+        bodyFailed(state, run, caller, error, started())
+        keepContexts(state)
+      } catch (defect) {
+        end(state, true, defect)
+        return
+      }
+      end(state, false, undefined)
     },
   )
 }
