@@ -263,15 +263,18 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     pump()
   }
 
+  /** The same for a call the pool turned away (it holds no slot). */
+  const unadmittedEnded: DispatchEnd = (state, broken, error) => {
+    if (broken) defect('dispatch', state, error)
+    dispatched[state.index] = true
+    pump()
+  }
+
   const launch = (index: number, state: CallState, acquired: boolean): void => {
     let waiting = false
     try {
       // Without admission it reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued), synchronously.
-      waiting = dispatch(state, run, acquired ? dispatchEnded : (s, broken, error) => {
-        if (broken) defect('dispatch', s, error)
-        dispatched[index] = true
-        pump()
-      })
+      waiting = dispatch(state, run, acquired ? dispatchEnded : unadmittedEnded)
     } catch (error) {
       defect('dispatch', state, error)
     }
@@ -320,10 +323,15 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       if (!pumping) pump()
       return
     }
+    launchWaiter(false)
+    pump()
+  }
+
+  /** Launches the call at `startAt` that waited for the pool, `acquired` or turned away. */
+  function launchWaiter(acquired: boolean): void {
     startBusy = false
     const index = startAt++
-    launch(index, states[index]!, false)
-    pump()
+    launch(index, states[index]!, acquired)
   }
 
   /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
@@ -429,9 +437,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
           // The call the pool just admitted starts after the earlier calls completed what they
           // could (as when its admission was a promise resolved a microtask later).
           admittedWaiter = false
-          startBusy = false
-          const index = startAt++
-          launch(index, states[index]!, true)
+          launchWaiter(true)
           again = true
         }
       } while (again)

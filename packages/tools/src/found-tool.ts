@@ -8,6 +8,7 @@
 import type { AnyToolDefinition, JsonSchemaNode } from './contracts'
 import { getValidator, type Validator } from './json-schema'
 
+/** One registration's (or executor-local definition's) resolved tool; see the module comment. */
 export class FoundTool {
   #arguments: Validator | undefined
   /** `null`: the output schema admits any JSON value, so output validation is skipped. */
@@ -34,7 +35,7 @@ export class FoundTool {
 }
 
 /** Whether an output schema admits any JSON value: `true`, or an object with only annotations. */
-export function isUnconstrained(schema: unknown): boolean {
+function isUnconstrained(schema: unknown): boolean {
   if (schema === true) return true
   if (schema === null || typeof schema !== 'object') return false
   return Object.keys(schema).every((key) => key === 'description' || key === 'title' || key === '$schema')

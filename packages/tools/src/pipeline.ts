@@ -205,11 +205,9 @@ interface Failure {
 export interface CallState {
   readonly index: number
   readonly call: RawToolCall
-  /** Present once prepare resolved the tool. */
-  definition: AnyToolDefinition | undefined
   /** `finalizeContent` snapshotted at prepare. */
   finalize: AnyToolDefinition['finalizeContent'] | undefined
-  /** The resolved tool (set with `definition`): its arguments' JSON Schema and validators. */
+  /** The resolved tool once prepare found it: its definition, its arguments' JSON Schema and its validators. */
   tool: FoundTool | undefined
   exec: Execution | undefined
   parallel: boolean
@@ -324,7 +322,6 @@ function isTruncation(parseError: string, raw: string): boolean {
   return at !== null && Number(at[1]) >= raw.trimEnd().length
 }
 
-
 /**
  * Stage 1 — prepare, in three steps: {@link lookUp} resolves the tool, {@link createState}
  * makes the call's state, and {@link prepareArguments} parses, snapshots, validates and checks
@@ -349,9 +346,9 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
   if ('definition' in found) {
-    return { index, call, definition: found.definition, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
+    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
   }
-  return { index, call, definition: undefined, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
+  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
 }
 
 /**
@@ -360,7 +357,7 @@ export function createState(call: RawToolCall, index: number, found: FoundTool |
  * when the call was submitted) — create the call's execution. Sets `state.draft` on failure.
  */
 export function prepareArguments(state: CallState, run: RunContext, aborted: boolean): void {
-  const definition = state.definition!
+  const definition = state.tool!.definition
   const call = state.call
   const name = definition.name
 
@@ -1006,7 +1003,7 @@ export function finalize(state: CallState): ToolResult {
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {
     try {
-      const content: unknown = finalizeContent.call(state.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
+      const content: unknown = finalizeContent.call(state.tool?.definition, draft.content, { callId: state.call.callId, toolName: state.call.name, isError: draft.isError })
       // `undefined` keeps the content: a finalizer may observe without transforming.
       if (content !== undefined) {
         if (!isContent(content)) throw new TypeError(`finalizeContent must return an array of text or image blocks, or undefined to keep the content (got ${describeValue(content)})`)
@@ -1036,7 +1033,7 @@ export function finalize(state: CallState): ToolResult {
 const plainMeta = new WeakMap<AnyToolDefinition, ToolResultMeta>()
 
 function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined {
-  const definition = state.definition
+  const definition = state.tool?.definition
   if (definition === undefined) return undefined
   let presentation: JsonValue | undefined
   if (!draft.isError && definition.output.presentationMeta !== undefined && state.exec !== undefined) {

@@ -184,20 +184,26 @@ describe('no silent number rounding', () => {
     expect(received).toEqual([{ id: '2512292042121000001', ids: [9007199254740991, '9007199254740993'] }])
   })
 
-  test('the exact digits are substituted at any depth, after sibling values, and the whole arguments tree reaches the body frozen', async () => {
-    await harness()
+  /** Registers a raw tool `name` that answers 'ok'; returns the arguments it received, in order. */
+  function registerCapturing(name: string, inputSchema: JsonValue): unknown[] {
     const seen: unknown[] = []
     h.ctx.tools.register(
       defineRawTool({
-        name: 'nested',
-        description: 'n',
-        inputSchema: { type: 'object' },
+        name,
+        description: name,
+        inputSchema: inputSchema as never,
         execute: (args) => {
           seen.push(args)
           return 'ok'
         },
       }),
     )
+    return seen
+  }
+
+  test('the exact digits are substituted at any depth, after sibling values, and the whole arguments tree reaches the body frozen', async () => {
+    await harness()
+    const seen = registerCapturing('nested', { type: 'object' })
     const [r] = await h.execute([call('nested', '{"first": {"k": [1, {"y": 2}]}, "big": 98765432109876543210, "list": [{"z": 1e30}, -12345678901234567890, [3]], "tail": {"w": 4}}', 'c1')])
     expect(r!.isError).toBe(false)
     expect(seen).toEqual([{ first: { k: [1, { y: 2 }] }, big: '98765432109876543210', list: [{ z: 1e30 }, '-12345678901234567890', [3]], tail: { w: 4 } }])
@@ -229,18 +235,7 @@ describe('no silent number rounding', () => {
 
   test('a duplicate key keeps its last value (as JSON.parse does): a rounded literal it discarded is neither substituted nor reported, whatever else the arguments hold', async () => {
     await harness()
-    const seen: unknown[] = []
-    h.ctx.tools.register(
-      defineRawTool({
-        name: 'dup',
-        description: 'd',
-        inputSchema: { type: 'object', properties: { id: { type: 'integer' } } },
-        execute: (args) => {
-          seen.push(args)
-          return 'ok'
-        },
-      }),
-    )
+    const seen = registerCapturing('dup', { type: 'object', properties: { id: { type: 'integer' } } })
     const results = await h.execute([
       call('dup', '{"id": 12345678901234567890, "id": 7}', 'alone'),
       call('dup', '{"id": 12345678901234567890, "id": 7, "x": 12345678901234567891}', 'beside'),
