@@ -92,6 +92,16 @@ export function retryAfterMs(error: unknown, now: number = Date.now()): number |
   return advisedWait(error, now, 0)
 }
 
+/** `retry-after-ms`: a non-negative decimal number of milliseconds. */
+const DECIMAL_MS = /^\s*\d+(\.\d+)?\s*$/
+/** `retry-after` as delay-seconds (RFC 9110 §10.2.3): a non-negative integer. */
+const DELAY_SECONDS = /^\s*\d+\s*$/
+/**
+ * An HTTP-date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT" and the two obsolete
+ * forms); `Date.parse` alone would also take "-3" or "2026".
+ */
+const NAMES_A_DAY = /[a-z]{3}/i
+
 function advisedWait(error: unknown, now: number, depth: number): number | undefined {
   const e = record(error)
   if (e === undefined) return undefined
@@ -100,13 +110,11 @@ function advisedWait(error: unknown, now: number, depth: number): number | undef
   const headers = e.headers ?? record(e.response)?.headers
   if (headers !== undefined) {
     const ms = header(headers, 'retry-after-ms')
-    if (ms !== undefined && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Math.ceil(Number(ms))
+    if (ms !== undefined && DECIMAL_MS.test(ms)) return Math.ceil(Number(ms))
     const after = header(headers, 'retry-after')
     if (after !== undefined) {
-      if (/^\s*\d+\s*$/.test(after)) return Number(after) * 1000
-      // An HTTP-date names its day and month ("Sun, 06 Nov 1994 08:49:37 GMT" and the two
-      // obsolete forms); `Date.parse` alone would also take "-3" or "2026".
-      const date = /[a-z]{3}/i.test(after) ? Date.parse(after) : Number.NaN
+      if (DELAY_SECONDS.test(after)) return Number(after) * 1000
+      const date = NAMES_A_DAY.test(after) ? Date.parse(after) : Number.NaN
       if (Number.isFinite(date)) return Math.max(0, Math.ceil(date - now))
     }
   }

@@ -54,14 +54,16 @@ export interface RetryPolicyConfig {
   readonly retryable?: (failure: RetryFailure) => boolean
   /**
    * Whether a retry waits as long as the failed attempt's server asked (`retryAfterMs` on the
-   * error, or its `retry-after-ms` / `retry-after` header; see `retryAfterMs`) instead of
-   * the backoff curve. Default `true`.
+   * error, or its `retry-after-ms` / `retry-after` header — RFC 9110 §10.2.3; see
+   * `retryAfterMs`) instead of the backoff curve. Default `true`. Not a boolean: plugin start
+   * throws `RetryPolicyConfigError` (`/respectRetryAfter must be a boolean, got <type>`).
    */
   readonly respectRetryAfter?: boolean
   /**
    * The longest server-advised wait the policy accepts, in ms (0 to 2,147,483,647). An attempt
    * whose server asks for longer is not retried: its failure is the result at once. Default
-   * 60,000.
+   * 60,000. Out of range: plugin start throws `RetryPolicyConfigError`
+   * (`/maxRetryAfterMs must be a number from 0 to 2147483647, got <value>`).
    */
   readonly maxRetryAfterMs?: number
 }

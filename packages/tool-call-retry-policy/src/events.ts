@@ -12,7 +12,11 @@ export interface ToolRetryEvent {
   readonly attempt: number
   /** The wait before the next attempt, in ms (after jitter; the server's advice when it gave one). */
   readonly delayMs: number
-  /** Present when the failed attempt's server asked for this wait (`Retry-After`), in ms. */
+  /**
+   * Present when the failed attempt's server asked for this wait, in ms: `retryAfterMs` on the
+   * error, its `retry-after-ms` header, or its `Retry-After` header (RFC 9110 §10.2.3); see
+   * `retryAfterMs`. Equal to `delayMs` then.
+   */
   readonly retryAfterMs?: number
   /** The failed attempt's message and `{ name, code }` (code `TOOL_FAILED` when it had none). */
   readonly error: { readonly message: string; readonly info: ToolErrorInfo }

@@ -70,12 +70,12 @@ function codeOf(error: unknown): string | undefined {
  * server asked for (`Retry-After`, up to `maxRetryAfterMs`, see {@link retryAfterMs}; over it
  * the failure stands) or else {@link backoffDelay} ms (emitting `tools/retry` first) until it
  * succeeds, the attempts are used up, `exec.signal` fires, the error is an abort or has a code
- * in {@link NEVER_RETRIED}, or `retryable` says no. The wrapper never invents an error: it rethrows the last attempt's error
- * as is (its code, e.g. `TOOL_FAILED` or `TOOL_TIMEOUT`, reaches the result), or the signal's
- * reason when the signal ends a wait (the registry reports `ABORTED`, or an outer timeout policy
- * `TOOL_TIMEOUT`). With more than one attempt, the value's result carries
- * `meta.annotations.retry` ({@link RetryAnnotation}: attempts, delays in ms, each failed
- * attempt's code). Full algorithm: the header of this file.
+ * in {@link NEVER_RETRIED}, or `retryable` says no. The wrapper never invents an error: it
+ * rethrows the last attempt's error as is (its code, e.g. `TOOL_FAILED` or `TOOL_TIMEOUT`,
+ * reaches the result), or the signal's reason when the signal ends a wait (the registry reports
+ * `ABORTED`, or an outer timeout policy `TOOL_TIMEOUT`). With more than one attempt, the value's
+ * result carries `meta.annotations.retry` ({@link RetryAnnotation}: attempts, delays in ms, each
+ * failed attempt's code). Full algorithm: the header of this file.
  */
 export function createRetryWrapper(options: RetryWrapperOptions): ExecuteWrapper {
   const { config, onRetry } = options

@@ -60,6 +60,13 @@ export class ToolDurations {
   /** Start times (ms) of calls between policy and result, by the execution's token. */
   readonly #started = new Map<symbol, number>()
 
+  /**
+   * Creates the `gen_ai.execute_tool.duration` histogram (unit `s`, buckets
+   * {@link TOOL_DURATION_BUCKETS}) on `meter`.
+   *
+   * @param meter - the meter to record with.
+   * @param now - a monotonic clock in ms (the plugin passes `config.now`, else `performance.now`).
+   */
   constructor(meter: Meter, now: () => number) {
     this.#histogram = meter.createHistogram(A.METRIC_EXECUTE_TOOL_DURATION, {
       description: 'Duration of tool execution.',
@@ -74,22 +81,21 @@ export class ToolDurations {
     return this.#started.size
   }
 
-  /** `tools/pre-execute`: notes the start, then defers. */
+  /** `tools/pre-execute`: notes the start (ms, once per execution token), then defers with `next()`. */
   preExecute(exec: ToolExecution, next: () => Promise<PolicyDecision>): Promise<PolicyDecision> {
     if (!this.#started.has(exec.token)) this.#started.set(exec.token, this.#now())
     return next()
   }
 
-  /** `tools/result`: records the call's duration in seconds. */
+  /** `tools/result`: records the call's duration in seconds (0 for a call that never reached policy). */
   result(result: ToolResult, event: ToolResultEvent): void {
-    const exec = event.exec
+    const token = event.exec?.token
+    const start = token === undefined ? undefined : this.#started.get(token)
+    // No start: the call failed before policy (unknown tool, invalid arguments).
     let seconds = 0
-    if (exec !== undefined) {
-      const start = this.#started.get(exec.token)
-      if (start !== undefined) {
-        this.#started.delete(exec.token)
-        seconds = Math.max(0, this.#now() - start) / 1000
-      }
+    if (start !== undefined) {
+      this.#started.delete(token!)
+      seconds = Math.max(0, this.#now() - start) / 1000
     }
     const attributes: Attributes = {
       [A.ATTR_GEN_AI_OPERATION_NAME]: A.OPERATION_EXECUTE_TOOL,

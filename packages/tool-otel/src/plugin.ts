@@ -6,9 +6,9 @@ import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
 import '@deepseek-ai/dsh-tools'
 import { ToolSpans } from './tracing'
 
-/** The plugin's name, also the default tracer's instrumentation scope name. */
+/** The plugin's name, also the instrumentation scope name of the default tracer and of `ToolMetrics`' default meter. */
 export const TOOL_TRACING_NAME = '@deepseek-ai/dsh-tool-otel'
-/** The instrumentation scope version reported with the default tracer. */
+/** The instrumentation scope version reported with the default tracer and `ToolMetrics`' default meter. */
 export const TOOL_TRACING_VERSION = '0.1.0'
 
 /** `ctx.plugin(ToolTracing, config)`. Every field is optional. */

@@ -9,7 +9,7 @@ import { MeterProvider, MetricReader, type HistogramMetricData } from '@opentele
 import { defineTool } from '@deepseek-ai/dsh-tools'
 import { createPtcExecutor, RUN_CODE } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { call, createHarness, echoTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { ToolMetrics, TOOL_DURATION_BUCKETS, type ToolMetricsConfig } from '@deepseek-ai/dsh-tool-otel'
+import { ToolDurations, ToolMetrics, TOOL_DURATION_BUCKETS, type ToolMetricsConfig } from '@deepseek-ai/dsh-tool-otel'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -118,6 +118,35 @@ describe('gen_ai.execute_tool.duration', () => {
     expect(r!.content).toEqual([{ type: 'text', text: 'ok' }])
     const { lines } = await points(reader)
     expect(lines).toEqual(['run_code: 1, 0.150', 'tick [INVALID_ARGS]: 1, 0.000', 'tick: 2, 0.150'])
+  })
+
+  test('ToolDurations wired by hand: a call is open from policy to result, then recorded once', async () => {
+    const clock = new FakeNow()
+    const reader = new TestReader()
+    const durations = new ToolDurations(new MeterProvider({ readers: [reader] }).getMeter('custom'), clock.now)
+    h = await createHarness()
+    h.ctx.tools.on('tools/pre-execute', (exec, next) => durations.preExecute(exec, next))
+    h.ctx.tools.on('tools/result', (result, event) => durations.result(result, event))
+    const openDuringCall: number[] = []
+    h.ctx.tools.register(
+      defineTool({
+        name: 'probe',
+        description: 'Reports how many calls are open, 40 ms on the fake clock.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+        execute() {
+          openDuringCall.push(durations.open)
+          clock.ms += 40
+          return 'ok'
+        },
+      }),
+    )
+    await h.execute([call('probe', {}, 'c1'), call('nope', {}, 'c2')])
+    expect(openDuringCall).toEqual([1])
+    expect(durations.open).toBe(0)
+    const { lines, scope } = await points(reader)
+    expect(lines).toEqual(['nope [UNKNOWN_TOOL]: 1, 0.000', 'probe: 1, 0.040'])
+    expect(scope).toBe('custom')
   })
 
   test('bad config fails plugin start naming the field; disposal leaves no listener', async () => {
