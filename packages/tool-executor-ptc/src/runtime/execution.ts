@@ -100,8 +100,6 @@ export class Execution {
   private logBytes = 0
   private failure: RunError | undefined
   private result: { value?: JsonValue } | undefined
-  /** No sub-call is forwarded once this is set (the program settled or failed). */
-  private callsClosed = false
   private finished = false
   private poisoned = false
   private computeUsed = 0
@@ -271,14 +269,19 @@ export class Execution {
       // Forwarding printed lines must not disturb the run.
     }
     if (this.issued.length > 0) this.sendIssued()
-    if (this.failure !== undefined || this.result !== undefined) this.finish()
+    if (this.over()) this.finish()
+  }
+
+  /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
+  private over(): boolean {
+    return this.failure !== undefined || this.result !== undefined
   }
 
   /** Hands the calls issued in the entry that just ended to the host link, together (or drops them when the run is over). */
   private sendIssued(): void {
     const issued = this.issued
     this.issued = []
-    if (this.failure !== undefined || this.result !== undefined) {
+    if (this.over()) {
       this.inFlight -= issued.length
       return
     }
@@ -331,7 +334,6 @@ export class Execution {
       if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
       return
     }
-    this.callsClosed = true
     if (state.type === 'rejected') {
       const text = this.describe(state.error)
       state.error.dispose()
@@ -481,7 +483,7 @@ export class Execution {
   }
 
   private invoke(name: string, json: string, id: number): void {
-    if (this.finished || this.callsClosed) {
+    if (this.finished || this.over()) {
       this.inFlight--
       return
     }
@@ -648,7 +650,6 @@ export class Execution {
   private finish(): void {
     if (this.finished) return
     this.finished = true
-    this.callsClosed = true
     if (this.wallTimer !== undefined) clearTimeout(this.wallTimer)
     if (this.wake !== undefined) clearImmediate(this.wake)
     this.wallTimer = undefined
