@@ -459,11 +459,8 @@ export class Execution {
    */
   private accept(id: number, index: number, json: string): void {
     this.inFlight++
-    const name = this.host.names[index]
-    if (name === undefined || !this.host.has(name)) {
-      this.onHostSettled(id, { rejection: { kind: 'invalid', message: `${accessor(name ?? String(index))} is not a tool of this run` } })
-      return
-    }
+    // parseQueuedCalls keeps `index` below names.length, and every name is one of the run's tools.
+    const name = this.host.names[index] as string
     const bytes = Buffer.byteLength(json)
     if (bytes > this.a.limits.valueBytes) {
       this.onHostSettled(id, {
