@@ -25,6 +25,9 @@ export const MAX_MESSAGE_CHARS = 2_000
 export const STALLED_MESSAGE =
   'the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)'
 
+/** The `abort` message of a run stopped by the main thread's abort flag, and the start of every {@link abortError} message. */
+const ABORTED_MESSAGE = 'the run was aborted'
+
 /**
  * Longest single blocking wait for host replies (ms) when the host link can wait
  * ({@link HostLink.wait}); the engine re-checks its deadline and abort flag between waits.
@@ -296,7 +299,7 @@ export class Execution {
   private readonly interrupt = (): boolean => {
     if (this.failure !== undefined) return true
     if (this.a.monitor?.abortRequested() === true) {
-      this.failure = { kind: 'abort', message: 'the run was aborted' }
+      this.failure = { kind: 'abort', message: ABORTED_MESSAGE }
       return true
     }
     const now = performance.now()
@@ -440,7 +443,7 @@ export class Execution {
     taken.value.dispose()
     if (text === undefined) return
     if (text === '') {
-      this.fail('memory', `memory limit of ${this.a.limits.memoryBytes} bytes exceeded`)
+      this.failure ??= memoryError(this.a.limits.memoryBytes)
       return
     }
     // The prelude's JSON.stringify escapes lone surrogates, so the text keeps its UTF-16 length
@@ -533,7 +536,7 @@ export class Execution {
         this.waiting = false
       }
       if (this.a.monitor?.abortRequested() === true) {
-        this.failure ??= { kind: 'abort', message: 'the run was aborted' }
+        this.failure ??= { kind: 'abort', message: ABORTED_MESSAGE }
         this.finish()
         return
       }
@@ -624,7 +627,7 @@ export class Execution {
       return { kind: 'exception', message: 'InternalError: stack overflow' }
     }
     if (this.capReached()) {
-      return { kind: 'memory', message: `memory limit of ${this.a.limits.memoryBytes} bytes exceeded` }
+      return memoryError(this.a.limits.memoryBytes)
     }
     return { kind: 'exception', message: `sandbox internal error: ${clip(messageOf(error), MAX_MESSAGE_CHARS)}` }
   }
@@ -695,7 +698,7 @@ export class Execution {
  */
 function classify(description: string, memoryBytes: number, capReached: boolean): RunError {
   if (description === 'InternalError: out of memory' || (capReached && description === 'Uncaught null')) {
-    return { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` }
+    return memoryError(memoryBytes)
   }
   return { kind: 'exception', message: description }
 }
@@ -708,7 +711,16 @@ function classify(description: string, memoryBytes: number, capReached: boolean)
 export function abortError(signal: AbortSignal): RunError {
   const reason: unknown = signal.reason
   const detail = reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? `: ${reason.message}` : ''
-  return { kind: 'abort', message: `the run was aborted${detail}` }
+  return { kind: 'abort', message: `${ABORTED_MESSAGE}${detail}` }
+}
+
+/**
+ * The `memory` failure of a run whose sandbox ran out of its `memoryBytes` budget:
+ * `{ kind: 'memory', message: 'memory limit of <memoryBytes> bytes exceeded' }`. Both engine
+ * placements report it alike (the worker host for a worker that died of memory).
+ */
+export function memoryError(memoryBytes: number): RunError {
+  return { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` }
 }
 
 /** The message of an error or the text of any thrown value (via {@link safeString}); never throws. */
