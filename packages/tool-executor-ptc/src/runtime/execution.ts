@@ -77,13 +77,6 @@ export interface ExecutionArgs {
 /** A settled sub-call waiting to be applied: its id in the guest (the prelude's `deliver` / `refuse`) and its reply. */
 type Settlement = HostReply & { readonly id: number }
 
-/** A sub-call the program issued in the current entry, sent when the entry ends (host links with `flush`). */
-interface IssuedCall {
-  readonly name: string
-  readonly json: string
-  readonly id: number
-}
-
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
 export class Execution {
   private readonly a: ExecutionArgs
@@ -113,13 +106,11 @@ export class Execution {
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
   private wakeQueued = false
-  /** Calls issued in the current entry, for a host link that sends them together ({@link HostLink.flush}). */
-  private issued: IssuedCall[] = []
   /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
   private waiting = false
   /** Sub-calls taken from the program (the host's own count against maxSubCalls). */
   private subCalls = 0
-  /** Sub-calls handed to a binding. */
+  /** Sub-calls handed to the host link (one with `flush` sends them when the entry ends, unless it ended the run). */
   private forwarded = 0
   private inFlight = 0
   /** `growFailures()` of the instance when this run started. */
@@ -271,25 +262,14 @@ export class Execution {
     } catch {
       // Forwarding printed lines must not disturb the run.
     }
-    if (this.issued.length > 0) this.sendIssued()
+    // The calls the entry issued go out together, unless the entry ended the run (then never).
     if (this.over()) this.finish()
+    else this.host.flush?.()
   }
 
   /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
   private over(): boolean {
     return this.failure !== undefined || this.result !== undefined
-  }
-
-  /** Hands the calls issued in the entry that just ended to the host link, together (or drops them when the run is over). */
-  private sendIssued(): void {
-    const issued = this.issued
-    this.issued = []
-    if (this.over()) {
-      this.inFlight -= issued.length
-      return
-    }
-    for (const call of issued) this.invoke(call.name, call.json, call.id)
-    this.host.flush?.()
   }
 
   private remainingMs(): number {
@@ -478,7 +458,8 @@ export class Execution {
       return
     }
     this.subCalls++
-    if (this.host.flush !== undefined) this.issued.push({ name, json, id })
+    // A link with `flush` only buffers the call until the entry ends (see enter).
+    if (this.host.flush !== undefined) this.invoke(name, json, id)
     else queueMicrotask(() => this.invoke(name, json, id))
   }
 
