@@ -28,8 +28,9 @@ export interface HostLink {
   readonly names: readonly string[]
   call(name: string, json: string, settle: (reply: HostReply) => void): void
   /**
-   * Optional (engine in a worker thread): sends the calls made since the last flush, together.
-   * The engine calls it after every sandbox entry that issued calls.
+   * Optional (engine in a worker thread): sends the calls made since the last flush, together;
+   * with it, `call` only buffers. The engine calls it after every sandbox entry that did not end
+   * the run (nothing to send is a no-op); the calls of an entry that ended it are never sent.
    */
   flush?(): void
   /**
