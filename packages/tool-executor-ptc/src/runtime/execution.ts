@@ -25,6 +25,9 @@ export const MAX_MESSAGE_CHARS = 2_000
 export const STALLED_MESSAGE =
   'the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)'
 
+/** The `abort` message of a run stopped by the main thread's abort flag, and the start of every {@link abortError} message. */
+const ABORTED_MESSAGE = 'the run was aborted'
+
 /**
  * Longest single blocking wait for host replies (ms) when the host link can wait
  * ({@link HostLink.wait}); the engine re-checks its deadline and abort flag between waits.
@@ -74,13 +77,6 @@ export interface ExecutionArgs {
 /** A settled sub-call waiting to be applied: its id in the guest (the prelude's `deliver` / `refuse`) and its reply. */
 type Settlement = HostReply & { readonly id: number }
 
-/** A sub-call the program issued in the current entry, sent when the entry ends (host links with `flush`). */
-interface IssuedCall {
-  readonly name: string
-  readonly json: string
-  readonly id: number
-}
-
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
 export class Execution {
   private readonly a: ExecutionArgs
@@ -100,8 +96,6 @@ export class Execution {
   private logBytes = 0
   private failure: RunError | undefined
   private result: { value?: JsonValue } | undefined
-  /** No sub-call is forwarded once this is set (the program settled or failed). */
-  private callsClosed = false
   private finished = false
   private poisoned = false
   private computeUsed = 0
@@ -112,13 +106,11 @@ export class Execution {
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
   private wakeQueued = false
-  /** Calls issued in the current entry, for a host link that sends them together ({@link HostLink.flush}). */
-  private issued: IssuedCall[] = []
   /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
   private waiting = false
   /** Sub-calls taken from the program (the host's own count against maxSubCalls). */
   private subCalls = 0
-  /** Sub-calls handed to a binding. */
+  /** Sub-calls handed to the host link (one with `flush` sends them when the entry ends, unless it ended the run). */
   private forwarded = 0
   private inFlight = 0
   /** `growFailures()` of the instance when this run started. */
@@ -270,20 +262,14 @@ export class Execution {
     } catch {
       // Forwarding printed lines must not disturb the run.
     }
-    if (this.issued.length > 0) this.sendIssued()
-    if (this.failure !== undefined || this.result !== undefined) this.finish()
+    // The calls the entry issued go out together, unless the entry ended the run (then never).
+    if (this.over()) this.finish()
+    else this.host.flush?.()
   }
 
-  /** Hands the calls issued in the entry that just ended to the host link, together (or drops them when the run is over). */
-  private sendIssued(): void {
-    const issued = this.issued
-    this.issued = []
-    if (this.failure !== undefined || this.result !== undefined) {
-      this.inFlight -= issued.length
-      return
-    }
-    for (const call of issued) this.invoke(call.name, call.json, call.id)
-    this.host.flush?.()
+  /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
+  private over(): boolean {
+    return this.failure !== undefined || this.result !== undefined
   }
 
   private remainingMs(): number {
@@ -293,7 +279,7 @@ export class Execution {
   private readonly interrupt = (): boolean => {
     if (this.failure !== undefined) return true
     if (this.a.monitor?.abortRequested() === true) {
-      this.failure = { kind: 'abort', message: 'the run was aborted' }
+      this.failure = { kind: 'abort', message: ABORTED_MESSAGE }
       return true
     }
     const now = performance.now()
@@ -331,7 +317,6 @@ export class Execution {
       if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
       return
     }
-    this.callsClosed = true
     if (state.type === 'rejected') {
       const text = this.describe(state.error)
       state.error.dispose()
@@ -438,7 +423,7 @@ export class Execution {
     taken.value.dispose()
     if (text === undefined) return
     if (text === '') {
-      this.fail('memory', `memory limit of ${this.a.limits.memoryBytes} bytes exceeded`)
+      this.failure ??= memoryError(this.a.limits.memoryBytes)
       return
     }
     // The prelude's JSON.stringify escapes lone surrogates, so the text keeps its UTF-16 length
@@ -457,11 +442,8 @@ export class Execution {
    */
   private accept(id: number, index: number, json: string): void {
     this.inFlight++
-    const name = this.host.names[index]
-    if (name === undefined || !this.host.has(name)) {
-      this.onHostSettled(id, { rejection: { kind: 'invalid', message: `${accessor(name ?? String(index))} is not a tool of this run` } })
-      return
-    }
+    // parseQueuedCalls keeps `index` below names.length, and every name is one of the run's tools.
+    const name = this.host.names[index] as string
     const bytes = Buffer.byteLength(json)
     if (bytes > this.a.limits.valueBytes) {
       this.onHostSettled(id, {
@@ -476,12 +458,13 @@ export class Execution {
       return
     }
     this.subCalls++
-    if (this.host.flush !== undefined) this.issued.push({ name, json, id })
+    // A link with `flush` only buffers the call until the entry ends (see enter).
+    if (this.host.flush !== undefined) this.invoke(name, json, id)
     else queueMicrotask(() => this.invoke(name, json, id))
   }
 
   private invoke(name: string, json: string, id: number): void {
-    if (this.finished || this.callsClosed) {
+    if (this.finished || this.over()) {
       this.inFlight--
       return
     }
@@ -534,7 +517,7 @@ export class Execution {
         this.waiting = false
       }
       if (this.a.monitor?.abortRequested() === true) {
-        this.failure ??= { kind: 'abort', message: 'the run was aborted' }
+        this.failure ??= { kind: 'abort', message: ABORTED_MESSAGE }
         this.finish()
         return
       }
@@ -625,7 +608,7 @@ export class Execution {
       return { kind: 'exception', message: 'InternalError: stack overflow' }
     }
     if (this.capReached()) {
-      return { kind: 'memory', message: `memory limit of ${this.a.limits.memoryBytes} bytes exceeded` }
+      return memoryError(this.a.limits.memoryBytes)
     }
     return { kind: 'exception', message: `sandbox internal error: ${clip(messageOf(error), MAX_MESSAGE_CHARS)}` }
   }
@@ -648,7 +631,6 @@ export class Execution {
   private finish(): void {
     if (this.finished) return
     this.finished = true
-    this.callsClosed = true
     if (this.wallTimer !== undefined) clearTimeout(this.wallTimer)
     if (this.wake !== undefined) clearImmediate(this.wake)
     this.wallTimer = undefined
@@ -697,7 +679,7 @@ export class Execution {
  */
 function classify(description: string, memoryBytes: number, capReached: boolean): RunError {
   if (description === 'InternalError: out of memory' || (capReached && description === 'Uncaught null')) {
-    return { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` }
+    return memoryError(memoryBytes)
   }
   return { kind: 'exception', message: description }
 }
@@ -710,7 +692,16 @@ function classify(description: string, memoryBytes: number, capReached: boolean)
 export function abortError(signal: AbortSignal): RunError {
   const reason: unknown = signal.reason
   const detail = reason instanceof Error && reason.message !== '' && reason.name !== 'AbortError' ? `: ${reason.message}` : ''
-  return { kind: 'abort', message: `the run was aborted${detail}` }
+  return { kind: 'abort', message: `${ABORTED_MESSAGE}${detail}` }
+}
+
+/**
+ * The `memory` failure of a run whose sandbox ran out of its `memoryBytes` budget:
+ * `{ kind: 'memory', message: 'memory limit of <memoryBytes> bytes exceeded' }`. Both engine
+ * placements report it alike (the worker host for a worker that died of memory).
+ */
+export function memoryError(memoryBytes: number): RunError {
+  return { kind: 'memory', message: `memory limit of ${memoryBytes} bytes exceeded` }
 }
 
 /** The message of an error or the text of any thrown value (via {@link safeString}); never throws. */

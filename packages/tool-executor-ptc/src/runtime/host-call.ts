@@ -19,19 +19,18 @@ export interface GuestRejection {
 export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection }
 
 /**
- * Where an engine sends the sub-calls of one run. `has` is checked when the engine takes a call
- * from the program; `call` receives the argument as the JSON text the guest produced (checked
+ * Where an engine sends the sub-calls of one run. `call` receives the argument as the JSON text the guest produced (checked
  * against `valueBytes` already; parsed where the binding runs, see {@link callBindingWithJson})
  * and calls `settle` exactly once with the reply — later, never from inside `call`.
  */
 export interface HostLink {
   /** The tool names, in the order the guest's `tools` object lists them. */
   readonly names: readonly string[]
-  has(name: string): boolean
   call(name: string, json: string, settle: (reply: HostReply) => void): void
   /**
-   * Optional (engine in a worker thread): sends the calls made since the last flush, together.
-   * The engine calls it after every sandbox entry that issued calls.
+   * Optional (engine in a worker thread): sends the calls made since the last flush, together;
+   * with it, `call` only buffers. The engine calls it after every sandbox entry that did not end
+   * the run (nothing to send is a no-op); the calls of an entry that ended it are never sent.
    */
   flush?(): void
   /**
@@ -47,7 +46,6 @@ export interface HostLink {
 export function bindingsLink(bindings: Readonly<Record<string, HostFunction>>, valueBytes: number): HostLink {
   return {
     names: Object.keys(bindings),
-    has: (name) => Object.prototype.hasOwnProperty.call(bindings, name),
     call: (name, json, settle) => void callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes).then(settle),
   }
 }

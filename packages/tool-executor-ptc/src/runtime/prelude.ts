@@ -377,7 +377,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     var label = 'the argument of ' + accessor;
     var onFailure = function (e) { throw toError(name, e); };
     // A check that fails after the guest's own ones: the same error one job later, recorded.
-    var refused = function (rejection) { return thenTracked(apply(rejectWith, NativePromise, [rejection]), undefined, onFailure); };
+    var refuseLate = function (rejection) { return thenTracked(apply(rejectWith, NativePromise, [rejection]), undefined, onFailure); };
     var tool = function (args) {
       var json;
       try {
@@ -389,7 +389,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
         return rejected(e);
       }
       issued++;
-      if (finished) return refused({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
+      if (finished) return refuseLate({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
       var id = ++nextCallId;
       queued += id + ':' + index + ':' + json.length + ':' + json;
       return awaitReply(id, name);

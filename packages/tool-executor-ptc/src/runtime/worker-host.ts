@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
-import { abortError, MAX_MESSAGE_CHARS, messageOf } from './execution'
+import { abortError, MAX_MESSAGE_CHARS, memoryError, messageOf } from './execution'
 import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
@@ -396,7 +396,7 @@ class EngineWorker {
     this.kill(
       run,
       oom
-        ? { kind: 'memory', message: `memory limit of ${run.request.limits.memoryBytes} bytes exceeded` }
+        ? memoryError(run.request.limits.memoryBytes)
         : { kind: 'exception', message: `sandbox internal error: ${clip(error.message, MAX_MESSAGE_CHARS)}` },
     )
   }

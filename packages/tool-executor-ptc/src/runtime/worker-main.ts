@@ -113,7 +113,6 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     }
     publish()
     let nextCallId = 0
-    const names = new Set(message.names)
     // Calls issued in one entry are forwarded in one message, in order, so the main thread
     // submits them together, as the in-process engine does.
     let batch: SubCallMessage[] = []
@@ -128,7 +127,6 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     }
     const host: HostLink = {
       names: message.names,
-      has: (name) => names.has(name),
       call: (name, json, settle) => {
         const callId = ++nextCallId
         run.replies.set(callId, settle)
