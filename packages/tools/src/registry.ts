@@ -227,11 +227,15 @@ const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(Object.keys({
 } satisfies Record<keyof ToolEvents, true>))
 const NON_ASCII = /[^\x00-\x7f]/
 
+/** cordis' listener lists by event name (`ctx.events._hooks`). */
+type EventHooks = Record<string, { ctx: Context; callback: unknown; prepend?: boolean; global?: boolean }[] | undefined>
+
 /**
  * The registry object behind cordis' per-caller proxy (`ctx.tools`), or `registry` itself.
- * Every method reached through that proxy builds a shadow context and two proxies; the hot
- * entry points (`resolve`, `describe`, `execute`) take the caller's scope from the proxy, then
- * make their internal calls on the plain object (docs/benchmarks.md, "Optimisations").
+ * Every property read through that proxy runs its `get` trap (a prototype walk and a lookup in
+ * the reflect service, which builds a tracing proxy of its own); the hot entry points
+ * (`resolve`, `describe`, `execute`) take the caller's scope from the proxy, then make their
+ * internal calls on the plain object (docs/benchmarks.md, "Optimisations").
  */
 function serviceOf(registry: ToolRegistry): ToolRegistry {
   return (registry as unknown as { readonly [key: symbol]: ToolRegistry | undefined })[symbols.original] ?? registry
@@ -255,6 +259,12 @@ export class ToolRegistry extends Service {
   protected _version = 0
   protected _seq = 0
   protected _batchSeq = 0
+  /**
+   * cordis' listener table (`_hooks` of the events service: one object for the context's
+   * lifetime, its lists changed in place), read once: every `ctx.events` access builds a
+   * tracing proxy.
+   */
+  protected readonly _eventHooks: EventHooks
   protected readonly _config: PipelineConfig
   protected readonly _host: PipelineHost
   /** The shared pipeline handed to executors. */
@@ -262,7 +272,13 @@ export class ToolRegistry extends Service {
 
   constructor(ctx: Context, config?: ToolRegistryConfig) {
     super(ctx, 'tools')
+    // Methods reached through cordis' per-caller proxy (`ctx.tools.x`) run with the proxy as
+    // `this`, whose `ctx` is the caller's context. Without `noShadow` (what cordis' own services
+    // set) every such access also built a shadow context (`ctx.extend`) and two more proxies,
+    // for the same `this.ctx`: about 4 % of a one-call step's instructions.
+    ;(this as unknown as { readonly [key: symbol]: { noShadow?: boolean } })[symbols.tracker]!.noShadow = true
     this._root = ctx
+    this._eventHooks = ctx.events._hooks as EventHooks
     this._config = validateConfig(config)
     const self = this
     this._host = {
@@ -599,7 +615,7 @@ export class ToolRegistry extends Service {
     if (typeof listener !== 'function') throw new ToolRegistrationError(`tools.on("${name}") takes a function, got ${typeLabel(listener)}`)
     const prepend = typeof options === 'boolean' ? options : options.prepend === true
     const ctx = this.ctx
-    const hooks = this._root.events._hooks as Record<string, { ctx: Context; callback: unknown; prepend?: boolean }[] | undefined>
+    const hooks = this._eventHooks
     return ctx.effect(() => {
       const hook = { ctx, callback: listener, prepend }
       const list = (hooks[name] ??= [])
@@ -784,7 +800,7 @@ export class ToolRegistry extends Service {
   }
 
   protected _hooks(scope: Scope): StageHooks {
-    const hooks = this._root.events._hooks
+    const hooks = this._eventHooks
     const pick = (name: keyof ToolEvents): Listener[] => {
       const list = hooks[name]
       if (list === undefined || list.length === 0) return []
@@ -853,7 +869,7 @@ export class ToolRegistry extends Service {
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
     }
-    const hooks = self._root.events._hooks
+    const hooks = self._eventHooks
     if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
     const results = await executor.execute(input)
     return Object.isFrozen(results) ? results : Object.freeze([...results])
