@@ -20,6 +20,13 @@ export interface RunMeta {
   /** 1-minute load average at the start and at the end (other processes compete on 2 cores). */
   readonly loadStart: number
   readonly loadEnd?: number
+  /**
+   * The host's speed at the start and at the end: {@link hostProbeMs}, ms. Absolute times in a
+   * report scale with it (the same code on the same VM has measured 1.5–3× slower when the
+   * host was busy); ratios measured side by side much less.
+   */
+  readonly probeStartMs?: number
+  readonly probeEndMs?: number
   /** Whether `global.gc` was exposed (heap figures and GC between samples need it). */
   readonly gcExposed: boolean
   /** Whether the measured code is the esbuild bundle (`dist/`) or the TypeScript sources. */
@@ -64,6 +71,23 @@ function gitCommit(): string | undefined {
   }
 }
 
+/**
+ * A fixed plain-JavaScript workload (10^8 iterations of an integer loop), timed three times;
+ * the fastest, ms. Only the CPU and its contention move it, not our code.
+ */
+export function hostProbeMs(): number {
+  let best = Number.POSITIVE_INFINITY
+  for (let round = 0; round < 3; round++) {
+    const start = performance.now()
+    let x = 0
+    for (let i = 0; i < 1e8; i++) x += i % 7
+    const ms = performance.now() - start
+    if (x !== 299_999_995) throw new Error(`host probe: wrong sum ${x}`)
+    best = Math.min(best, ms)
+  }
+  return best
+}
+
 /** Collects the run's metadata. */
 export function collectMeta(mode: 'full' | 'smoke', build: 'bundle' | 'source'): RunMeta {
   const cpus = os.cpus()
@@ -78,6 +102,7 @@ export function collectMeta(mode: 'full' | 'smoke', build: 'bundle' | 'source'):
     cores: cpus.length,
     memoryBytes: os.totalmem(),
     loadStart: os.loadavg()[0] ?? 0,
+    probeStartMs: hostProbeMs(),
     gcExposed: typeof (globalThis as { gc?: unknown }).gc === 'function',
     build,
     ...(commit === undefined ? {} : { commit }),

@@ -5,7 +5,7 @@
  */
 import os from 'node:os'
 import { describeThrown } from '@deepseek-ai/dsh-tools'
-import { collectMeta, type RunMeta } from './meta'
+import { collectMeta, hostProbeMs, type RunMeta } from './meta'
 import { runAtScale, type AtScaleResult } from './workloads/at-scale'
 import { runBatch, type BatchResult } from './workloads/batch'
 import { runFloor, type FloorPart } from './workloads/floor'
@@ -118,5 +118,5 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const scale = await timed('scale', () =>
     runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
   )
-  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0 }, batch, floor, plugins, scheduling, scale, ptc, ptcPython, atScale, durations }
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0, probeEndMs: hostProbeMs() }, batch, floor, plugins, scheduling, scale, ptc, ptcPython, atScale, durations }
 }

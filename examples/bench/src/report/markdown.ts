@@ -213,6 +213,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
         ['Node', `${m.node} (V8 ${m.v8}), \`--expose-gc\`: ${m.gcExposed ? 'yes' : 'no'}`],
         ['Code measured', m.build === 'bundle' ? 'esbuild bundle of the workspace sources (as tsup ships them)' : 'TypeScript sources through tsx'],
         ['Load average (1 min) at start / end', `${m.loadStart.toFixed(2)} / ${m.loadEnd?.toFixed(2) ?? '?'}`],
+        ['Host speed probe at start / end (10⁸-iteration integer loop, fastest of 3; lower is faster)', m.probeStartMs === undefined ? 'not measured' : `${m.probeStartMs.toFixed(0)} ms / ${m.probeEndMs?.toFixed(0) ?? '?'} ms`],
         ['Commit', m.commit ?? 'unknown'],
         ...Object.entries(m.packages).map(([name, version]) => [`\`${name}\``, version]),
         ['Duration', Object.entries(r.durations).map(([k, v]) => `${k} ${v?.toFixed(0)} s`).join(', ')],
