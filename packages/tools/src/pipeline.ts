@@ -41,7 +41,7 @@ import {
   quoteText,
 } from './errors'
 import { snapshotJson, type JsonProblem } from './json'
-import { freezeParsedArguments } from './json-freeze'
+import { copyPlain, freezeParsedArguments, LEAN_COPY_FAILED } from './json-freeze'
 import { formatIssues } from './json-schema'
 import { FoundTool } from './found-tool'
 import { repairArguments, type RepairModes } from './repair'
@@ -706,9 +706,19 @@ function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
     if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
     frozen = null
   } else {
-    const snap = snapshotJson(value, { dropUndefined: true })
-    if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
-    frozen = snap.value
+    // Plain JSON is copied in one lean pass (no options or result object); anything else goes to
+    // the full walk, which copies what it can and names the problem.
+    let copied: JsonValue | undefined
+    try {
+      copied = copyPlain(value, 0, true)
+    } catch {
+      copied = undefined
+    }
+    if (copied === undefined) {
+      const snap = snapshotJson(value, LEAN_COPY_FAILED)
+      if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+      frozen = snap.value
+    } else frozen = copied
     if (validate !== null) {
       const issues = validate(frozen)
       if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
