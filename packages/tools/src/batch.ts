@@ -12,7 +12,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events'
 import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
-import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
+import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, MalformedEntry, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
@@ -30,6 +30,9 @@ export function validateMaxParallel(value: unknown, field = 'maxParallelCalls'):
   }
   return value
 }
+
+/** The most calls {@link createRunner}'s per-call arrays are sized for at once (larger batches grow them). */
+const PRESIZE_LIMIT = 65_536
 
 /**
  * A resolved promise whose `then` queues a callback as a microtask: cheaper than Node's
@@ -176,13 +179,12 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /**
    * Calls by submission index; a slot is cleared once its result is delivered. A deferred call
    * of `submitAll` has no state until the policy cursor reaches it: its normalised call and
-   * found tool wait in `deferredCalls` / `deferredTools`.
+   * found tool wait in `deferredCalls` / `deferredTools`. A runner's first `submitAll` sizes
+   * these arrays and `results` for its batch at once (see `presize`).
    */
-  const states: (CallState | undefined)[] = []
-  const deferredCalls: (RawToolCall | undefined)[] = []
-  const deferredTools: (FoundTool | undefined)[] = []
-  /** Whether call `i` finished dispatch (or never needed it). */
-  const dispatched: boolean[] = []
+  let states: (CallState | undefined)[] = []
+  let deferredCalls: (RawToolCall | undefined)[] = []
+  let deferredTools: (FoundTool | undefined)[] = []
   /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
   const resolvers: (((result: ToolResult) => void) | undefined)[] = []
   let results: ToolResult[] = []
@@ -258,7 +260,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /** A launched (admitted) call's dispatch ended: frees its pool slot and goes on. One function for every call. */
   const dispatchEnded: DispatchEnd = (state, broken, error) => {
     if (broken) defect('dispatch', state, error)
-    dispatched[state.index] = true
+    state.dispatched = true
     pool.release(state.parallel)
     pump()
   }
@@ -266,11 +268,11 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /** The same for a call the pool turned away (it holds no slot). */
   const unadmittedEnded: DispatchEnd = (state, broken, error) => {
     if (broken) defect('dispatch', state, error)
-    dispatched[state.index] = true
+    state.dispatched = true
     pump()
   }
 
-  const launch = (index: number, state: CallState, acquired: boolean): void => {
+  const launch = (state: CallState, acquired: boolean): void => {
     let waiting = false
     try {
       // Without admission it reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued), synchronously.
@@ -280,7 +282,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     }
     if (waiting) return
     if (acquired) pool.release(state.parallel)
-    dispatched[index] = true
+    state.dispatched = true
   }
 
   const advanceStart = (): void => {
@@ -288,7 +290,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       const index = startAt
       const state = states[index]!
       if (state.draft !== undefined) {
-        dispatched[index] = true
+        state.dispatched = true
         startAt++
         continue
       }
@@ -297,7 +299,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
         admission = pool.acquire(state.parallel, run.signal)
       } catch (error) {
         defect('schedule', state, error)
-        dispatched[index] = true
+        state.dispatched = true
         startAt++
         continue
       }
@@ -307,7 +309,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
         return
       }
       startAt++
-      launch(index, state, admission)
+      launch(state, admission)
     }
   }
 
@@ -330,8 +332,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /** Launches the call at `startAt` that waited for the pool, `acquired` or turned away. */
   function launchWaiter(acquired: boolean): void {
     startBusy = false
-    const index = startAt++
-    launch(index, states[index]!, acquired)
+    launch(states[startAt++]!, acquired)
   }
 
   /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
@@ -367,9 +368,10 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   }
 
   const advanceComplete = (): void => {
-    while (!completeBusy && completeAt < startAt && dispatched[completeAt] === true) {
+    while (!completeBusy && completeAt < startAt) {
       const index = completeAt
       const state = states[index]!
+      if (!state.dispatched) return
       let pending: void | Promise<void> = undefined
       try {
         pending = postExecute(state, run)
@@ -473,8 +475,9 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     let call: RawToolCall
     try {
       const normalized = normalizeEntry(entry, index)
-      call = normalized.call
-      const found = lookUp(call, normalized.problem, index, run)
+      const malformed = normalized instanceof MalformedEntry
+      call = malformed ? normalized.call : normalized
+      const found = lookUp(call, malformed ? normalized.problem : undefined, index, run)
       // Only text arguments wait: object arguments were copied by `normalizeEntry` already (and
       // one that could not be copied is still the caller's, so it is judged now). The signal is
       // read per call: one that aborted while the batch was being submitted (a log append, a
@@ -501,8 +504,21 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       host.report('onCallStart', error)
     }
     states[index] = state
-    dispatched[index] = false
     submitted++
+  }
+
+  /**
+   * Sizes the per-call arrays of a fresh runner for its first batch of `n` calls: one backing
+   * store each instead of a series of copies as they grow call by call (a batch past
+   * {@link PRESIZE_LIMIT} calls grows the rest of the way as before).
+   */
+  const presize = (n: number): void => {
+    if (n < 2) return
+    const size = Math.min(n, PRESIZE_LIMIT)
+    states = new Array<CallState | undefined>(size)
+    deferredCalls = new Array<RawToolCall | undefined>(size)
+    deferredTools = new Array<FoundTool | undefined>(size)
+    results = new Array<ToolResult>(size)
   }
 
   return {
@@ -517,6 +533,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     submitAll(entries) {
       if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
       const from = submitted
+      if (from === 0) presize(entries.length)
       // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
       const defer = options.onCallStart === undefined
       for (const entry of entries) enqueue(entry, defer)

@@ -1,9 +1,20 @@
 /**
- * The in-place freeze of a fresh `JSON.parse` result ({@link snapshotJson} with `copy: false`)
- * and its variant for argument text, which stops where `JSON.parse` may have rounded an integer.
+ * The lean passes of `snapshotJson` (`json.ts`): the in-place freeze of a fresh `JSON.parse`
+ * result (`copy: false`), its variant for argument text, which stops where `JSON.parse` may have
+ * rounded an integer, and the frozen copy of plain JSON. The pipeline calls them directly on its
+ * per-call paths (no options or result object per call) and hands whatever they leave undecided
+ * to `snapshotJson`'s full walk, which names the problem.
  * Internal: not exported from the package (`index.ts` re-exports `json.ts`, not this module).
  */
+import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
+
+/**
+ * `snapshotJson` options for a value {@link copyPlain} (with `dropUndefined`) already gave up on:
+ * `{ dropUndefined: true }`, recognised by identity so the full walk runs at once instead of a
+ * second lean copy (each getter is read as often as when `snapshotJson` ran both).
+ */
+export const LEAN_COPY_FAILED: { readonly dropUndefined: true } = Object.freeze({ dropUndefined: true })
 
 /** {@link freezeParsed}: the value is frozen. */
 export const FROZEN = 0
@@ -19,23 +30,31 @@ const UNSAFE_NUMBER = 2
  * digits or more parses to — before any container on its path is frozen.
  */
 export function freezeParsed(v: unknown, depth: number, stopAtUnsafe: boolean): number {
-  if (typeof v === 'number') {
-    if (stopAtUnsafe && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) return UNSAFE_NUMBER
-    return Number.isFinite(v) ? FROZEN : PROBLEM
-  }
-  if (v === null || typeof v !== 'object') return FROZEN
+  if (v === null || typeof v !== 'object') return leafOutcome(v, stopAtUnsafe)
   if (depth >= MAX_JSON_DEPTH) return PROBLEM
   let outcome = FROZEN
+  // A member that is no container is judged here, without a recursive call per member.
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && outcome === FROZEN; i++) outcome = freezeParsed(v[i], depth + 1, stopAtUnsafe)
+    for (let i = 0; i < v.length && outcome === FROZEN; i++) {
+      const member: unknown = v[i]
+      outcome = member !== null && typeof member === 'object' ? freezeParsed(member, depth + 1, stopAtUnsafe) : leafOutcome(member, stopAtUnsafe)
+    }
   } else {
     for (const key in v) {
-      outcome = freezeParsed((v as Record<string, unknown>)[key], depth + 1, stopAtUnsafe)
+      const member = (v as Record<string, unknown>)[key]
+      outcome = member !== null && typeof member === 'object' ? freezeParsed(member, depth + 1, stopAtUnsafe) : leafOutcome(member, stopAtUnsafe)
       if (outcome !== FROZEN) break
     }
   }
   if (outcome === FROZEN) Object.freeze(v)
   return outcome
+}
+
+/** {@link freezeParsed} of a value that is no container: only a number can be a problem. */
+function leafOutcome(v: unknown, stopAtUnsafe: boolean): number {
+  if (typeof v !== 'number') return FROZEN
+  if (stopAtUnsafe && (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)) return UNSAFE_NUMBER
+  return Number.isFinite(v) ? FROZEN : PROBLEM
 }
 
 /** What {@link freezeParsedArguments} did. */
@@ -51,4 +70,70 @@ export type ParsedArgumentsFreeze = 'frozen' | 'unsafe-number' | 'problem'
 export function freezeParsedArguments(value: unknown, allowUnsafe: boolean): ParsedArgumentsFreeze {
   const outcome = freezeParsed(value, 0, !allowUnsafe)
   return outcome === FROZEN ? 'frozen' : outcome === UNSAFE_NUMBER ? 'unsafe-number' : 'problem'
+}
+
+/**
+ * A frozen copy of plain JSON (plain objects and arrays, strings, booleans, finite numbers,
+ * `null`; with `dropUndefined`, an `undefined` member dropped and an `undefined` element `null`),
+ * or `undefined` wherever the full walk of `snapshotJson` must judge: a class instance, a cycle
+ * or nesting past the depth limit, a hole, a `__proto__` key, anything else. May throw (a getter,
+ * a proxy trap): the full walk reports that too.
+ */
+export function copyPlain(v: unknown, depth: number, dropUndefined: boolean): JsonValue | undefined {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return v
+    case 'number':
+      return Number.isFinite(v) ? v : undefined
+    case 'object':
+      break
+    default:
+      return undefined
+  }
+  if (v === null) return null
+  // Past the depth limit (cycles end here too) the full walk names the problem.
+  if (depth >= MAX_JSON_DEPTH) return undefined
+  if (Array.isArray(v)) {
+    const out: JsonValue[] = new Array(v.length)
+    for (let i = 0; i < v.length; i++) {
+      const element: unknown = v[i]
+      if (element === undefined) {
+        if (!dropUndefined || !(i in v)) return undefined
+        out[i] = null
+        continue
+      }
+      const item = copyPlain(element, depth + 1, dropUndefined)
+      if (item === undefined) return undefined
+      out[i] = item
+    }
+    return Object.freeze(out) as JsonValue
+  }
+  const proto = Object.getPrototypeOf(v) as unknown
+  if (proto !== Object.prototype && proto !== null) return undefined
+  const out: Record<string, JsonValue> = {}
+  for (const key in v) {
+    if (key === '__proto__') return undefined
+    const member = (v as Record<string, unknown>)[key]
+    let item: JsonValue | undefined
+    // A member that is no container is judged here, without a recursive call per member.
+    switch (typeof member) {
+      case 'string':
+      case 'boolean':
+        item = member
+        break
+      case 'number':
+        if (!Number.isFinite(member)) return undefined
+        item = member
+        break
+      case 'undefined':
+        if (dropUndefined) continue
+        return undefined
+      default:
+        item = copyPlain(member, depth + 1, dropUndefined)
+        if (item === undefined) return undefined
+    }
+    out[key] = item
+  }
+  return Object.freeze(out)
 }

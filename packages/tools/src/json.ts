@@ -4,7 +4,7 @@
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
-import { freezeParsed, FROZEN } from './json-freeze'
+import { copyPlain, freezeParsed, FROZEN, LEAN_COPY_FAILED } from './json-freeze'
 
 /** Why a value is not lossless JSON: a JSON pointer and a description. */
 export interface JsonProblem {
@@ -41,7 +41,7 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
   // described by the full walk below, which names its pointer.
   if (options?.copy === false && options.dropUndefined !== true) {
     if (freezeParsed(value, 0, false) === FROZEN) return { ok: true, value: value as JsonValue }
-  } else {
+  } else if (options !== LEAN_COPY_FAILED) {
     // Plain JSON (the common tool result) is copied in one lean pass; anything unusual — a class
     // instance, a cycle, a hole, a `__proto__` key, a throwing getter — is left to the full walk.
     try {
@@ -60,54 +60,6 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
     // A throwing getter or proxy trap.
     return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
   }
-}
-
-/** A frozen copy of plain JSON, or `undefined` wherever the full walk must judge (see {@link snapshotJson}). */
-function copyPlain(v: unknown, depth: number, dropUndefined: boolean): JsonValue | undefined {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return v
-    case 'number':
-      return Number.isFinite(v) ? v : undefined
-    case 'object':
-      break
-    default:
-      return undefined
-  }
-  if (v === null) return null
-  // Past the depth limit (cycles end here too) the full walk names the problem.
-  if (depth >= MAX_JSON_DEPTH) return undefined
-  if (Array.isArray(v)) {
-    const out: JsonValue[] = new Array(v.length)
-    for (let i = 0; i < v.length; i++) {
-      const element: unknown = v[i]
-      if (element === undefined) {
-        if (!dropUndefined || !(i in v)) return undefined
-        out[i] = null
-        continue
-      }
-      const item = copyPlain(element, depth + 1, dropUndefined)
-      if (item === undefined) return undefined
-      out[i] = item
-    }
-    return Object.freeze(out) as JsonValue
-  }
-  const proto = Object.getPrototypeOf(v) as unknown
-  if (proto !== Object.prototype && proto !== null) return undefined
-  const out: Record<string, JsonValue> = {}
-  for (const key in v) {
-    if (key === '__proto__') return undefined
-    const member = (v as Record<string, unknown>)[key]
-    if (member === undefined) {
-      if (dropUndefined) continue
-      return undefined
-    }
-    const item = copyPlain(member, depth + 1, dropUndefined)
-    if (item === undefined) return undefined
-    out[key] = item
-  }
-  return Object.freeze(out)
 }
 
 /**

@@ -41,7 +41,7 @@ import {
   quoteText,
 } from './errors'
 import { snapshotJson, type JsonProblem } from './json'
-import { freezeParsedArguments } from './json-freeze'
+import { copyPlain, freezeParsedArguments, LEAN_COPY_FAILED } from './json-freeze'
 import { formatIssues } from './json-schema'
 import { FoundTool } from './found-tool'
 import { repairArguments, type RepairModes } from './repair'
@@ -213,6 +213,8 @@ export interface CallState {
   parallel: boolean
   /** Set once the call reached stage 2 (post-execute runs for it). */
   reachedPolicy: boolean
+  /** Set by the runner once the call's dispatch stage ended (or the call never needed one). */
+  dispatched: boolean
   repairs: readonly string[] | undefined
   draft: Draft | undefined
 }
@@ -289,10 +291,22 @@ function describeProblem(problem: JsonProblem): string {
 /** Frozen copies {@link normalizeEntry} took of object arguments: prepare need not copy them again. */
 const SUBMITTED_SNAPSHOTS = new WeakSet<object>()
 
-/** Normalises a raw batch entry; a malformed one becomes an `INVALID_ARGS` draft. */
-export function normalizeEntry(entry: unknown, index: number): { call: RawToolCall; problem?: string } {
+/**
+ * A batch entry {@link normalizeEntry} found malformed: the call that stands in for it (its
+ * result's `callId`) and what is wrong with it. A well-formed entry is its call alone, with no
+ * wrapper object per call.
+ */
+export class MalformedEntry {
+  constructor(
+    readonly call: RawToolCall,
+    readonly problem: string,
+  ) {}
+}
+
+/** Normalises a raw batch entry to its call; a malformed one becomes a {@link MalformedEntry} (`lookUp` turns it into an `INVALID_ARGS` draft). */
+export function normalizeEntry(entry: unknown, index: number): RawToolCall | MalformedEntry {
   if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-    return { call: { callId: `invalid-call-${index}`, name: '', arguments: '' }, problem: `expected an object with callId, name and arguments, got ${typeLabel(entry)}` }
+    return new MalformedEntry({ callId: `invalid-call-${index}`, name: '', arguments: '' }, `expected an object with callId, name and arguments, got ${typeLabel(entry)}`)
   }
   const record = entry as Record<string, unknown>
   const callId = typeof record.callId === 'string' && record.callId !== '' ? record.callId : undefined
@@ -310,9 +324,9 @@ export function normalizeEntry(entry: unknown, index: number): { call: RawToolCa
     }
   }
   const call: RawToolCall = { callId: callId ?? `invalid-call-${index}`, name: name ?? '', arguments: args as string | JsonValue }
-  if (callId === undefined) return { call, problem: `callId must be a non-empty string, got ${typeLabel(record.callId)}` }
-  if (name === undefined) return { call, problem: `name must be a string, got ${typeLabel(record.name)}` }
-  return { call }
+  if (callId === undefined) return new MalformedEntry(call, `callId must be a non-empty string, got ${typeLabel(record.callId)}`)
+  if (name === undefined) return new MalformedEntry(call, `name must be a string, got ${typeLabel(record.name)}`)
+  return call
 }
 
 /** JSON.parse messages that mean the text ended early rather than being malformed (bug case B22). */
@@ -346,9 +360,9 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
   if ('definition' in found) {
-    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: undefined }
+    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: undefined }
   }
-  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, repairs: undefined, draft: found }
+  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: found }
 }
 
 /**
@@ -692,9 +706,19 @@ function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
     if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
     frozen = null
   } else {
-    const snap = snapshotJson(value, { dropUndefined: true })
-    if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
-    frozen = snap.value
+    // Plain JSON is copied in one lean pass (no options or result object); anything else goes to
+    // the full walk, which copies what it can and names the problem.
+    let copied: JsonValue | undefined
+    try {
+      copied = copyPlain(value, 0, true)
+    } catch {
+      copied = undefined
+    }
+    if (copied === undefined) {
+      const snap = snapshotJson(value, LEAN_COPY_FAILED)
+      if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+      frozen = snap.value
+    } else frozen = copied
     if (validate !== null) {
       const issues = validate(frozen)
       if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
@@ -1113,7 +1137,8 @@ function defectMessage(name: string, error: unknown): string {
 
 /** The state of a call whose prepare stage hit a defect: a `TOOL_FAILED` draft, nothing else runs. */
 export function defectState(entry: unknown, index: number, error: unknown): CallState {
-  const { call } = normalizeEntry(entry, index)
+  const normalized = normalizeEntry(entry, index)
+  const call = normalized instanceof MalformedEntry ? normalized.call : normalized
   return createState(call, index, failFromInfo(defectMessage(call.name, error), { name: 'InternalError', code: 'TOOL_FAILED' }))
 }
 
