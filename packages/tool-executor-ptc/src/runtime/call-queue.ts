@@ -12,14 +12,15 @@ export interface QueuedCall {
 }
 
 /**
- * Splits the queue text into calls. `{ calls }` when every frame is well formed: decimal
- * integers without sign or leading zero, ids increasing, `index` below `toolCount`, `length`
- * within the text. `{ calls, malformed }` otherwise, with the calls of the frames before the
- * first malformed one and what was wrong with it. Linear in the text's length; never throws.
+ * Splits the queue text (from position `from`, default 0) into calls. `{ calls }` when every
+ * frame is well formed: decimal integers without sign or leading zero, ids increasing, `index`
+ * below `toolCount`, `length` within the text. `{ calls, malformed }` otherwise, with the calls of
+ * the frames before the first malformed one and what was wrong with it (positions count from the
+ * start of `text`). Linear in the text's length; never throws.
  */
-export function parseQueuedCalls(text: string, toolCount: number): { readonly calls: QueuedCall[]; readonly malformed?: string } {
+export function parseQueuedCalls(text: string, toolCount: number, from = 0): { readonly calls: QueuedCall[]; readonly malformed?: string } {
   const calls: QueuedCall[] = []
-  let at = 0
+  let at = from
   let lastId = 0
   while (at < text.length) {
     const id = readNumber(text, at)
@@ -39,8 +40,11 @@ export function parseQueuedCalls(text: string, toolCount: number): { readonly ca
   return { calls }
 }
 
-/** The decimal integer at `at` up to the next `:` and the position after that `:`; `undefined` when there is none. */
-function readNumber(text: string, at: number): { readonly value: number; readonly next: number } | undefined {
+/**
+ * The decimal integer at `at` up to the next `:` (digits only, no sign, no leading zero, at most
+ * 15 digits) and the position after that `:`; `undefined` when there is none.
+ */
+export function readNumber(text: string, at: number): { readonly value: number; readonly next: number } | undefined {
   const colon = text.indexOf(':', at)
   if (colon <= at || colon - at > 15) return undefined
   if (text.charCodeAt(at) === 48 && colon - at > 1) return undefined

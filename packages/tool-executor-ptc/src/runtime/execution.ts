@@ -459,17 +459,17 @@ export class Execution {
     }
     this.subCalls++
     // A link with `flush` only buffers the call until the entry ends (see enter).
-    if (this.host.flush !== undefined) this.invoke(name, json, id)
-    else queueMicrotask(() => this.invoke(name, json, id))
+    if (this.host.flush !== undefined) this.invoke(index, json, id)
+    else queueMicrotask(() => this.invoke(index, json, id))
   }
 
-  private invoke(name: string, json: string, id: number): void {
+  private invoke(index: number, json: string, id: number): void {
     if (this.finished || this.over()) {
       this.inFlight--
       return
     }
     this.forwarded++
-    this.host.call(name, json, (reply) => this.onHostSettled(id, reply))
+    this.host.call(index, json, (reply) => this.onHostSettled(id, reply))
   }
 
   private onHostSettled(id: number, reply: HostReply): void {
@@ -617,6 +617,16 @@ export class Execution {
     this.wallTimer = undefined
     if (this.finished) return
     this.failure ??= this.wallTimeout()
+    if (!this.inEntry) this.finish()
+  }
+
+  /**
+   * Ends the run as `exception` with `sandbox internal error: <message>` (the host link received
+   * something it cannot read); settles at once unless an entry is running (then when it ends).
+   */
+  failInternal(message: string): void {
+    if (this.finished) return
+    this.failure ??= { kind: 'exception', message: `sandbox internal error: ${clip(message, MAX_MESSAGE_CHARS)}` }
     if (!this.inEntry) this.finish()
   }
 

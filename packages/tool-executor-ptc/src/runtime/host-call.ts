@@ -19,14 +19,15 @@ export interface GuestRejection {
 export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection }
 
 /**
- * Where an engine sends the sub-calls of one run. `call` receives the argument as the JSON text the guest produced (checked
- * against `valueBytes` already; parsed where the binding runs, see {@link callBindingWithJson})
- * and calls `settle` exactly once with the reply — later, never from inside `call`.
+ * Where an engine sends the sub-calls of one run. `call` receives the tool's position in
+ * {@link HostLink.names} and the argument as the JSON text the guest produced (checked against
+ * `valueBytes` already; parsed where the binding runs, see {@link callBindingWithJson}) and calls
+ * `settle` exactly once with the reply — later, never from inside `call`.
  */
 export interface HostLink {
   /** The tool names, in the order the guest's `tools` object lists them. */
   readonly names: readonly string[]
-  call(name: string, json: string, settle: (reply: HostReply) => void): void
+  call(index: number, json: string, settle: (reply: HostReply) => void): void
   /**
    * Optional (engine in a worker thread): sends the calls made since the last flush, together;
    * with it, `call` only buffers. The engine calls it after every sandbox entry that did not end
@@ -44,9 +45,13 @@ export interface HostLink {
 
 /** A {@link HostLink} over in-process bindings. */
 export function bindingsLink(bindings: Readonly<Record<string, HostFunction>>, valueBytes: number): HostLink {
+  const names = Object.keys(bindings)
   return {
-    names: Object.keys(bindings),
-    call: (name, json, settle) => void callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes).then(settle),
+    names,
+    call: (index, json, settle) => {
+      const name = names[index] as string
+      void callBindingWithJson(bindings[name] as HostFunction, name, json, valueBytes).then(settle)
+    },
   }
 }
 

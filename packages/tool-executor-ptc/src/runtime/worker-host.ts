@@ -15,10 +15,12 @@
  * deadline (a built-in that never polls) or the engine does not settle within the grace after
  * its wall deadline or an abort. The run then settles as `timeout` (or `abort`) with the lines
  * printed before the stuck entry, and the worker is replaced. Nothing here starts a thread per
- * entry: the cost of a run is two messages, of a sub-call two messages. Replies go on a port of
- * their own, followed by a raise of the monitor's wake counter: the engine blocks on that counter
- * while its program waits for them (see `worker-main.ts`), and never reads this port from its
- * event loop in the meantime. The main thread itself never blocks.
+ * entry: the cost of a run is two messages, of a sub-call two messages. The sub-calls of an entry
+ * and the replies are strings (framing in `wire.ts`), checked when read: a calls message that
+ * does not parse ends the run as an internal error and terminates the worker. Replies go on a
+ * port of their own, followed by a raise of the monitor's wake counter: the engine blocks on that
+ * counter while its program waits for them (see `worker-main.ts`), and never reads this port from
+ * its event loop in the meantime. The main thread itself never blocks.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -29,7 +31,8 @@ import { abortError, MAX_MESSAGE_CHARS, memoryError, messageOf } from './executi
 import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
-import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type RepliesMessage, type ToEngine } from './worker-main'
+import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
+import { parseCallsMessage, replyFrame } from './wire'
 import { bundleWorkerEntry, lazyWorkerScript, type WorkerScript } from './worker-script'
 
 /**
@@ -159,6 +162,8 @@ interface ActiveRun {
   readonly runId: number
   readonly request: WorkerRunRequest
   readonly bindings: Readonly<Record<string, HostFunction>>
+  /** The tool names as posted to the engine (a sub-call names its tool by position). */
+  readonly names: readonly string[]
   readonly logs: string[]
   readonly resolve: (output: RunOutput) => void
   /** Sub-calls handed to a binding. */
@@ -169,14 +174,14 @@ interface ActiveRun {
   closed: boolean
   /** The failure decided on this side (abort) that overrides the engine's. */
   override: RunError | undefined
-  /** Replies settled in this microtask checkpoint, posted together. */
-  replies: { callId: number; reply: HostReply }[]
+  /** The frames of the replies settled in this microtask checkpoint, posted together (`''`: none). */
+  replies: string
   timer: ReturnType<typeof setTimeout> | undefined
   onAbort: () => void
 }
 
-/** One engine worker thread. */
-class EngineWorker {
+/** One engine worker thread (exported for the tests of the message framing; the pool is the API). */
+export class EngineWorker {
   private readonly worker: Worker
   private readonly monitor = new EntryMonitor()
   /** Where replies are posted (its sibling is the engine's `workerData.replies`). */
@@ -232,23 +237,25 @@ class EngineWorker {
       const runId = ++this.nextRunId
       const { input, limits } = request
       this.monitor.reset()
+      const names = Object.keys(input.bindings)
       const run: ActiveRun = {
         runId,
         request,
         bindings: input.bindings,
+        names,
         logs: [],
         resolve,
         forwarded: 0,
         inFlight: 0,
         closed: false,
         override: undefined,
-        replies: [],
+        replies: '',
         timer: undefined,
         onAbort: () => this.onAbort(run, graceMs),
       }
       this.active = run
       input.signal.addEventListener('abort', run.onAbort)
-      this.post({ type: 'run', runId, code: request.code, names: Object.keys(input.bindings), limits, graceMs })
+      this.post({ type: 'run', runId, code: request.code, names, limits, graceMs })
       this.schedule(run, graceMs, limits.computeMs + graceMs)
     })
   }
@@ -337,11 +344,13 @@ class EngineWorker {
 
   private onMessage(message: FromEngine): void {
     const run = this.active
-    if (run === undefined || run.runId !== message.runId) return
+    if (run === undefined) return
+    if (typeof message === 'string') {
+      this.onCalls(run, message)
+      return
+    }
+    if (run.runId !== message.runId) return
     switch (message.type) {
-      case 'calls':
-        for (const call of message.calls) this.forward(run, call.callId, call.name, call.json)
-        return
       case 'logs':
         run.logs.push(...message.lines)
         return
@@ -358,6 +367,17 @@ class EngineWorker {
     }
   }
 
+  /** Forwards the sub-calls of a calls message; a message that does not parse ends the run and the worker. */
+  private onCalls(run: ActiveRun, text: string): void {
+    const { runId, calls, malformed } = parseCallsMessage(text, run.names.length)
+    if (runId !== undefined && runId !== run.runId) return
+    if (malformed !== undefined) {
+      this.kill(run, { kind: 'exception', message: `sandbox internal error: malformed sub-call message (${clip(malformed, MAX_MESSAGE_CHARS)})` })
+      return
+    }
+    for (const call of calls) this.forward(run, call.id, run.names[call.index] as string, call.json)
+  }
+
   private forward(run: ActiveRun, callId: number, name: string, json: string): void {
     if (run.closed) return
     const binding = Object.prototype.hasOwnProperty.call(run.bindings, name) ? run.bindings[name] : undefined
@@ -372,17 +392,16 @@ class EngineWorker {
       run.inFlight--
       if (this.active !== run) return
       this.monitor.addHostRunning(-1)
-      if (run.replies.length === 0) queueMicrotask(() => this.flushReplies(run))
-      run.replies.push({ callId, reply: r })
+      if (run.replies === '') queueMicrotask(() => this.flushReplies(run))
+      run.replies += replyFrame(callId, r)
     })
   }
 
   private flushReplies(run: ActiveRun): void {
     const replies = run.replies
-    run.replies = []
-    if (this.active !== run || replies.length === 0 || this.dead) return
-    const message: RepliesMessage = { runId: run.runId, replies }
-    this.replies.postMessage(message)
+    run.replies = ''
+    if (this.active !== run || replies === '' || this.dead) return
+    this.replies.postMessage(`${run.runId}:${replies}`)
     this.monitor.wakeEngine()
   }
 

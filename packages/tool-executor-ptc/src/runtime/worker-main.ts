@@ -1,9 +1,10 @@
 /**
  * The engine side of the worker placement (`worker-host.ts` is the main-thread side): QuickJS runs
  * in this worker thread, one run at a time, with the same {@link Execution} as in-process. Sub-calls
- * travel to the main thread as messages (the JSON text the guest produced; the calls of one
- * sandbox entry in one message) and come back as {@link HostReply} messages on a port of their
- * own (`workerData.replies`). While the program waits on nothing but replies, the engine does not
+ * travel to the main thread as one string per sandbox entry (the calls of that entry, each with
+ * the JSON text the guest produced; framing in `wire.ts`) and their replies come back as strings
+ * on a port of their own (`workerData.replies`); a reply message that does not parse fails the
+ * run as an internal error. While the program waits on nothing but replies, the engine does not
  * return to this thread's event loop: it blocks on the monitor's wake counter (`Atomics.wait`,
  * which the main thread raises after posting replies or an abort) and takes the replies with
  * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn. Printed
@@ -21,6 +22,7 @@ import { Execution, messageOf } from './execution'
 import type { HostLink, HostReply } from './host-call'
 import { ModulePool } from './module-pool'
 import type { RunOutput } from './types'
+import { callFrame, parseRepliesMessage } from './wire'
 
 /** `workerData.marker` of an engine worker. */
 export const WORKER_MARKER = 'dsh-ptc-quickjs-worker'
@@ -36,14 +38,11 @@ export interface EngineWorkerData {
   readonly wasmModule?: object
   /** Recycle healthy instances (see `ModulePoolOptions.recycle`). */
   readonly recycle: boolean
-  /** The port replies arrive on ({@link RepliesMessage}; transferred, the main thread keeps its sibling). */
+  /**
+   * The port replies arrive on (transferred, the main thread keeps its sibling): strings, `runId:`
+   * followed by one frame per reply (`replyFrame` in `wire.ts`).
+   */
   readonly replies: MessagePort
-}
-
-/** Replies to sub-calls of run `runId`, posted on the replies port. */
-export interface RepliesMessage {
-  readonly runId: number
-  readonly replies: readonly { readonly callId: number; readonly reply: HostReply }[]
 }
 
 /** Messages from the main thread. */
@@ -58,29 +57,34 @@ export type ToEngine =
     }
   | { readonly type: 'abort'; readonly runId: number }
 
-/** Messages to the main thread. */
+/**
+ * Messages to the main thread: a string is the sub-calls of one sandbox entry, `runId:` followed
+ * by one frame per call (`callFrame` in `wire.ts`: call id, the tool's position in the run's
+ * `names`, the argument's JSON text).
+ */
 export type FromEngine =
-  | { readonly type: 'calls'; readonly runId: number; readonly calls: readonly SubCallMessage[] }
+  | string
   | { readonly type: 'logs'; readonly runId: number; readonly lines: readonly string[] }
   | { readonly type: 'done'; readonly runId: number; readonly output: RunOutput }
-
-/** One sub-call as posted to the main thread. */
-export interface SubCallMessage {
-  readonly callId: number
-  readonly name: string
-  readonly json: string
-}
 
 interface CurrentRun {
   readonly runId: number
   readonly abort: AbortController
   readonly replies: Map<number, (reply: HostReply) => void>
+  /** Ends the run as an internal error (a replies message that does not parse). */
+  fail: (message: string) => void
 }
 
-/** Calls the `settle` of every reply in `message` that belongs to `run`. */
-function deliver(run: CurrentRun | undefined, message: RepliesMessage): void {
-  if (run === undefined || run.runId !== message.runId) return
-  for (const { callId, reply } of message.replies) {
+/** Calls the `settle` of every reply in the replies message `text` that belongs to `run`; fails `run` when the text is malformed. */
+function deliver(run: CurrentRun | undefined, text: string): void {
+  if (run === undefined) return
+  const { runId, replies, malformed } = parseRepliesMessage(text)
+  if (runId !== undefined && runId !== run.runId) return
+  if (malformed !== undefined) {
+    run.fail(`malformed reply message (${malformed})`)
+    return
+  }
+  for (const { callId, reply } of replies) {
     const settle = run.replies.get(callId)
     run.replies.delete(callId)
     settle?.(reply)
@@ -96,11 +100,11 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
   const replies = data.replies
   let current: CurrentRun | undefined
   // Replies that arrive while the engine is not waiting for them (it normally is) come through the event loop.
-  replies.on('message', (message: RepliesMessage) => deliver(current, message))
+  replies.on('message', (message: string) => deliver(current, message))
 
   const run = async (message: Extract<ToEngine, { type: 'run' }>): Promise<void> => {
     const { runId, limits } = message
-    const run: CurrentRun = { runId, abort: new AbortController(), replies: new Map() }
+    const run: CurrentRun = { runId, abort: new AbortController(), replies: new Map(), fail: () => undefined }
     current = run
     const started = performance.now()
     let entry
@@ -115,28 +119,29 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     let nextCallId = 0
     // Calls issued in one entry are forwarded in one message, in order, so the main thread
     // submits them together, as the in-process engine does.
-    let batch: SubCallMessage[] = []
+    const head = `${runId}:`
+    let batch = head
     /** Delivers the replies already on the port; whether there were any. */
     const drain = (): boolean => {
       let any = false
       for (let received = receiveMessageOnPort(replies); received !== undefined; received = receiveMessageOnPort(replies)) {
-        deliver(current, received.message as RepliesMessage)
+        deliver(current, received.message as string)
         any = true
       }
       return any
     }
     const host: HostLink = {
       names: message.names,
-      call: (name, json, settle) => {
+      call: (index, json, settle) => {
         const callId = ++nextCallId
         run.replies.set(callId, settle)
-        batch.push({ callId, name, json })
+        batch += callFrame(callId, index, json)
       },
       flush: () => {
-        if (batch.length === 0) return
+        if (batch === head) return
         const calls = batch
-        batch = []
-        send({ type: 'calls', runId, calls })
+        batch = head
+        send(calls)
       },
       wait: (timeoutMs) => {
         // The counter is read before looking, so a reply posted after the look still wakes the wait.
@@ -174,6 +179,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
         send({ type: 'done', runId, output: { ...output, logs: output.logs.slice(sent) } })
       },
     })
+    run.fail = (text) => execution.failInternal(text)
     execution.start()
   }
 
