@@ -35,6 +35,17 @@ describe('pnpm bench:smoke', () => {
     }
     expect(results.batch.peerRatios).toHaveLength(2 * 2 * 2)
     expect(results.batch.floorRatios).toHaveLength(2 * 2)
+    // dsh and dsh-bare against the floor, round by round: one ratio per round of each cell.
+    const paired = results.batch.pairedFloorRatios ?? []
+    expect(paired.map((p) => `${p.variant}/${p.n}/${p.system}`)).toEqual(['sequential', 'parallel'].flatMap((v) => [3, 6].flatMap((n) => [`${v}/${n}/dsh`, `${v}/${n}/dsh-bare`])))
+    for (const p of paired) {
+      expect(p.ratio.n).toBe(2)
+      const ours = results.batch.rows.find((r) => r.variant === p.variant && r.n === p.n && r.system === p.system)!
+      const floor = results.batch.rows.find((r) => r.variant === p.variant && r.n === p.n && r.system === 'floor')!
+      // Each per-round ratio lies between the smallest and largest possible quotient of the two systems' samples.
+      expect(p.ratio.min).toBeGreaterThanOrEqual(ours.stepMs.min / floor.stepMs.max)
+      expect(p.ratio.max).toBeLessThanOrEqual(ours.stepMs.max / floor.stepMs.min)
+    }
     expect(results.batch.linearity.map((l) => `${l.variant}/${l.system}`).sort()).toEqual(['sequential', 'parallel'].flatMap((v) => BATCH_SYSTEMS.map((s) => `${v}/${s}`)).sort())
   })
 

@@ -9,6 +9,7 @@ import type { PtcResult } from '../workloads/ptc'
 import { PTC_WARMUP_ROUNDS } from '../workloads/ptc-plan'
 import { formatNumber as f, renderBarChart } from './svg'
 import { atScaleChecks, renderAtScale } from './at-scale'
+import { floorRatioText, pairedFloorRatio } from './floor-ratio'
 
 /** Display names of the systems. */
 export const SYSTEM_NAMES: Readonly<Record<string, string>> = {
@@ -104,10 +105,13 @@ export function checkTargets(r: BenchResults): TargetCheck[] {
   }
   const floorAtMax = r.batch.floorRatios.filter((p) => p.n === maxN)
   if (floorAtMax.length > 0) {
+    // The target is judged on the median of per-round ratios where the run recorded them (see
+    // `PairedFloorRatio`), else on the ratio of the medians.
+    const judged = floorAtMax.map((p) => pairedFloorRatio(r, p.variant, p.n, 'dsh') ?? p.ratio)
     checks.push({
       target: 'Per-call overhead within 5× the floor',
-      measured: floorAtMax.map((p) => `${p.variant}: ${ratioText(p.ratio)} (${f(p.overheadUs)} µs above it)`).join('; '),
-      met: floorAtMax.every((p) => p.ratio <= 5),
+      measured: floorAtMax.map((p) => `${p.variant}: ${floorRatioText(r, p.variant, p.n, 'dsh', p.ratio)} (${f(p.overheadUs)} µs above it)`).join('; '),
+      met: judged.every((x) => x <= 5),
     })
   }
   const lin = r.batch.linearity.filter((l) => l.system === 'dsh')
@@ -285,17 +289,28 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
   out.push('')
   out.push(table(['step', 'per call (median)', 'p75'], r.floor.map((p) => [p.title, `${f(p.medianNs)} ns`, `${f(p.p75Ns)} ns`]), ['l', 'r', 'r']))
   out.push('')
-  out.push('Our overhead over the floor, from the alternating batch runs above (ours ÷ floor, per-call medians):')
+  out.push(
+    'Our overhead over the floor, from the alternating batch runs above (ours ÷ floor, per-call medians). Each round of those runs times every system back to back, so the last column also gives the median of the per-round ratios (p25–p75): a change in the host\'s speed between rounds moves both samples of a round and cancels there, where the ratio of the two medians can compare a fast round of one system with a slow round of the other. The targets are judged on the per-round ratios.',
+  )
   out.push('')
   out.push(
     table(
-      ['variant', 'N', 'ours', 'floor', 'ratio', 'overhead above the floor'],
+      ['variant', 'N', 'ours', 'floor', 'ratio of the medians', 'overhead above the floor', 'per-round ratios: median (p25–p75)'],
       r.batch.floorRatios.map((x) => {
         const ours = r.batch.rows.find((y) => y.variant === x.variant && y.n === x.n && y.system === 'dsh')!
         const floor = r.batch.rows.find((y) => y.variant === x.variant && y.n === x.n && y.system === 'floor')!
-        return [x.variant, x.n.toLocaleString('en-US'), `${f(ours.perCallUs.median)} µs`, `${f(floor.perCallUs.median)} µs`, `**${ratioText(x.ratio)}**`, `${f(x.overheadUs)} µs`]
+        const paired = r.batch.pairedFloorRatios?.find((p) => p.variant === x.variant && p.n === x.n && p.system === 'dsh')?.ratio
+        return [
+          x.variant,
+          x.n.toLocaleString('en-US'),
+          `${f(ours.perCallUs.median)} µs`,
+          `${f(floor.perCallUs.median)} µs`,
+          `**${ratioText(x.ratio)}**`,
+          `${f(x.overheadUs)} µs`,
+          paired === undefined ? '—' : `${paired.median.toFixed(2)}× (${paired.p25.toFixed(2)}–${paired.p75.toFixed(2)})`,
+        ]
       }),
-      ['l', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   )
   out.push('')

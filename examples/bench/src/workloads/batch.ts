@@ -69,6 +69,19 @@ export interface FloorRatio {
   readonly overheadUs: number
 }
 
+/**
+ * One of our systems against the floor, round by round: each round of `alternate` runs every
+ * system back to back, so a change in the host's speed between rounds (which moves both) cancels
+ * in the ratio of that round's two samples. `ratio` summarises those per-round ratios (the
+ * statistic the MCP section uses too); {@link FloorRatio} is the ratio of the two medians.
+ */
+export interface PairedFloorRatio {
+  readonly variant: Variant
+  readonly n: number
+  readonly system: 'dsh' | 'dsh-bare'
+  readonly ratio: Summary
+}
+
 /** Least-squares fit of median step time over N. */
 export interface Linearity {
   readonly variant: Variant
@@ -87,6 +100,8 @@ export interface BatchResult {
   readonly rows: readonly BatchRow[]
   readonly peerRatios: readonly PeerRatio[]
   readonly floorRatios: readonly FloorRatio[]
+  /** Per-round ratios of `dsh` and `dsh-bare` to the floor (absent in results made before they were recorded). */
+  readonly pairedFloorRatios?: readonly PairedFloorRatio[]
   readonly linearity: readonly Linearity[]
 }
 
@@ -111,6 +126,7 @@ async function createSystem(id: BatchSystemId, n: number, variant: Variant): Pro
 /** Runs the batch workload. Every system's outputs are verified before it is timed. */
 export async function runBatch(config: BatchConfig): Promise<BatchResult> {
   const rows: BatchRow[] = []
+  const pairedFloorRatios: PairedFloorRatio[] = []
   for (const variant of config.variants) {
     for (const plan of config.plans) {
       // Verified in reverse report order, so the slowest, most allocating peer goes first and
@@ -137,12 +153,18 @@ export async function runBatch(config: BatchConfig): Promise<BatchResult> {
         const stepMs = summarize(m.ms)
         rows.push({ variant, n: plan.n, system: m.id as BatchSystemId, stepMs, perCallUs: scaleSummary(stepMs, 1000 / plan.n), reps: m.reps })
       }
+      const floorSamples = measured.find((m) => m.id === 'floor')?.ms
+      for (const system of ['dsh', 'dsh-bare'] as const) {
+        const ours = measured.find((m) => m.id === system)?.ms
+        if (floorSamples === undefined || ours === undefined || ours.length !== floorSamples.length || ours.length === 0) continue
+        pairedFloorRatios.push({ variant, n: plan.n, system, ratio: summarize(ours.map((x, i) => x / floorSamples[i]!)) })
+      }
       for (const s of systems) await s.dispose()
       const line = measured.map((m) => `${m.id} ${((summarize(m.ms).median * 1000) / plan.n).toFixed(2)}µs`).join(', ')
       config.log(`batch ${variant} N=${plan.n}: ${line} per call (${((performance.now() - t0) / 1000).toFixed(1)} s)`)
     }
   }
-  return { rows, ...deriveBatch(rows) }
+  return { rows, ...deriveBatch(rows), pairedFloorRatios }
 }
 
 /** Ratios and linear fits from measured rows (pure). */
