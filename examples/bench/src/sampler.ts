@@ -1,10 +1,11 @@
 /**
  * Alternating sampler: every round runs each contender once (one sample = `reps` back-to-back
- * runs), rotating the order each round so no system always goes first or last, after a
- * warm-up. No GC is ever forced while timing: after `global.gc()` our 1,000-call step cost
- * 2–3× more CPU time for many runs afterwards (still 2× after 50 ms of untimed runs), a bias
- * against whichever system allocates most. Garbage one system leaves is collected during
- * whichever sample follows; the rotating order spreads that over all systems.
+ * runs), in an order shuffled per round ({@link roundOrder}) so no system always goes first or
+ * last or always follows the same one, after a warm-up. No GC is ever forced while timing: after
+ * `global.gc()` our 1,000-call step cost 2–3× more CPU time for many runs afterwards (still 2×
+ * after 50 ms of untimed runs), a bias against whichever system allocates most. Garbage one
+ * system leaves is collected during whichever sample follows; the shuffled order spreads that
+ * over all systems.
  */
 
 /** One system under measurement. */
@@ -60,9 +61,31 @@ export function collectGarbage(): boolean {
   return true
 }
 
-function rotate<T>(items: readonly T[], by: number): T[] {
-  const k = items.length === 0 ? 0 : by % items.length
-  return [...items.slice(k), ...items.slice(0, k)]
+/**
+ * The order of `items` in round `round`: a shuffle seeded by the round number (Fisher–Yates over
+ * mulberry32), the same in every run. A rotation would keep each contender's predecessor fixed,
+ * so the garbage-collection work one contender leaves (an incremental marking it started, pages
+ * to sweep) would always land on the same next one — in the batch workload the Vercel AI SDK's on
+ * the floor and `dsh-bare`, whose samples then split into a fast and a slow half. Shuffled, every
+ * contender follows every other in some rounds.
+ */
+export function roundOrder<T>(items: readonly T[], round: number): T[] {
+  const out = [...items]
+  let state = (0x9e3779b9 ^ Math.imul(round + 1, 0x85ebca6b)) >>> 0
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1))
+    const tmp = out[i]!
+    out[i] = out[j]!
+    out[j] = tmp
+  }
+  return out
 }
 
 /**
@@ -75,7 +98,7 @@ export async function alternate(contenders: readonly Contender[], options: Sampl
   const warmRounds = Math.max(0, ...contenders.map((c) => c.warmup ?? options.warmup))
   const lastRun = new Map<string, number>()
   for (let round = 0; round < warmRounds; round++) {
-    for (const c of rotate(contenders, round)) {
+    for (const c of roundOrder(contenders, round)) {
       if (round >= (c.warmup ?? options.warmup)) continue
       const t0 = performance.now()
       await c.run()
@@ -88,7 +111,7 @@ export async function alternate(contenders: readonly Contender[], options: Sampl
   }
   const samples = new Map<string, number[]>(contenders.map((c) => [c.id, []]))
   for (let round = 0; round < options.rounds; round++) {
-    for (const c of rotate(contenders, round)) {
+    for (const c of roundOrder(contenders, round)) {
       const list = samples.get(c.id)!
       if (round < (c.firstRound ?? 0) || list.length >= (c.maxSamples ?? Number.POSITIVE_INFINITY)) continue
       const n = reps.get(c.id)!

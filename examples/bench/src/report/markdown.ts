@@ -234,7 +234,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
   out.push('## 1. Batch overhead')
   out.push('')
   out.push(
-    'One model step of N calls of a trivial tool (`add({ a: integer, b: integer, label: string })` → `{ sum, label }`, arguments as JSON text) through each system, for N = 10, 100 and 1,000, with a sequential-safe and a parallel-safe tool. Systems alternate within every round (the order rotates), after a warm-up; a sample repeats the step until it lasts ≥ 20 ms (small N). No GC is forced while timing (after \`global.gc()\` our step ran 2–3× slower for many runs, a bias against whoever allocates most); the heap figures are taken last. Every system\'s outputs are checked before it is timed.',
+    'One model step of N calls of a trivial tool (`add({ a: integer, b: integer, label: string })` → `{ sum, label }`, arguments as JSON text) through each system, for N = 10, 100 and 1,000, with a sequential-safe and a parallel-safe tool. Systems alternate within every round (in an order shuffled per round with a fixed seed, so that no system always follows the same one and pays for the garbage it left), after a warm-up; a sample repeats the step until it lasts ≥ 20 ms (small N). No GC is forced while timing (after \`global.gc()\` our step ran 2–3× slower for many runs, a bias against whoever allocates most); the heap figures are taken last. Every system\'s outputs are checked before it is timed.',
   )
   out.push('')
   out.push(

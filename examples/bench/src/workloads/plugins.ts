@@ -25,7 +25,7 @@ import { createHarness, type HarnessPlugin } from '@deepseek-ai/dsh-tool-testkit
 import { ToolTracing } from '@deepseek-ai/dsh-tool-otel'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import type { Contender } from '../sampler'
+import { roundOrder, type Contender } from '../sampler'
 import { scaleSummary, summarize, type Summary } from '../stats'
 import { addHooks, dshAddTool } from '../systems/dsh'
 import { addBody, scriptedCalls, TOOL_DESCRIPTION, TOOL_NAME, verifyOutputs } from '../systems/trivial'
@@ -90,7 +90,7 @@ function setup(system: PluginSystemId): { plugins: HarnessPlugin[]; tool: AnyToo
 }
 
 /**
- * Like the shared `alternate` sampler (rotating order, warm-up, samples of back-to-back runs
+ * Like the shared `alternate` sampler (shuffled order per round, warm-up, samples of back-to-back runs
  * lasting at least `minSampleMs`), but each sample is this process's CPU time
  * (`process.cpuUsage`, user + system) rather than wall time: on a machine shared with other
  * jobs, time spent waiting for a core is not counted. Returns ms per run.
@@ -109,7 +109,7 @@ async function alternateCpu(contenders: readonly Contender[], config: PluginsCon
   }
   const samples = new Map<string, number[]>(contenders.map((c) => [c.id, []]))
   for (let round = 0; round < config.rounds; round++) {
-    const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!)
+    const order = roundOrder(contenders, round)
     for (const c of order) {
       const n = reps.get(c.id)!
       const t0 = cpuMs()
