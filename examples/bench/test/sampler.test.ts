@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import { hostDrift } from '../src/report/markdown'
 import { roundOrder } from '../src/sampler'
 
 describe('roundOrder', () => {
@@ -20,5 +21,16 @@ describe('roundOrder', () => {
       for (let i = 1; i < order.length; i++) pairs.add(`${order[i - 1]}>${order[i]}`)
     }
     expect(pairs.size).toBe(items.length * (items.length - 1))
+  })
+})
+
+describe('hostDrift', () => {
+  test('reports a probe that moved by more than 15 % either way, and nothing otherwise', () => {
+    expect(hostDrift(128, 223)).toBeCloseTo(223 / 128, 10)
+    expect(hostDrift(200, 120)).toBeCloseTo(0.6, 10)
+    expect(hostDrift(125, 122)).toBeUndefined()
+    expect(hostDrift(100, 115)).toBeUndefined()
+    expect(hostDrift(undefined, 120)).toBeUndefined()
+    expect(hostDrift(120, undefined)).toBeUndefined()
   })
 })

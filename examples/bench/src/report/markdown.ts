@@ -87,6 +87,16 @@ function isPtc(p: BenchResults['ptc']): p is PtcResult {
   return !('skipped' in p)
 }
 
+/**
+ * End ÷ start of the host speed probe when it moved by more than 15 % either way (the probe's own
+ * spread on a quiet host is a few per cent), else `undefined`.
+ */
+export function hostDrift(startMs: number | undefined, endMs: number | undefined): number | undefined {
+  if (startMs === undefined || endMs === undefined || !(startMs > 0)) return undefined
+  const drift = endMs / startMs
+  return drift > 1.15 || drift < 1 / 1.15 ? drift : undefined
+}
+
 function ratioText(r: number): string {
   return `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}×`
 }
@@ -225,6 +235,13 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
     ),
   )
   out.push('')
+  const drift = hostDrift(m.probeStartMs, m.probeEndMs)
+  if (drift !== undefined) {
+    out.push(
+      `**The host's speed changed during this run** (probe ${m.probeStartMs!.toFixed(0)} ms at the start, ${m.probeEndMs!.toFixed(0)} ms at the end: ×${drift.toFixed(2)}). Absolute times are not comparable with other runs, and figures from different workloads were measured at different speeds; ratios measured within one round are the least affected.`,
+    )
+    out.push('')
+  }
   out.push('## Targets')
   out.push('')
   out.push(table(['target', 'measured', 'status'], checks.map((c) => [c.target, c.measured, c.met === undefined ? 'not measured' : c.met ? 'met' : '**missed**'])))
