@@ -3,18 +3,11 @@
  * result (`copy: false`), its variant for argument text, which stops where `JSON.parse` may have
  * rounded an integer, and the frozen copy of plain JSON. The pipeline calls them directly on its
  * per-call paths (no options or result object per call) and hands whatever they leave undecided
- * to `snapshotJson`'s full walk, which names the problem.
+ * to the full walk (`json-walk.ts`), which names the problem.
  * Internal: not exported from the package (`index.ts` re-exports `json.ts`, not this module).
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
-
-/**
- * `snapshotJson` options for a value {@link copyPlain} (with `dropUndefined`) already gave up on:
- * `{ dropUndefined: true }`, recognised by identity so the full walk runs at once instead of a
- * second lean copy (each getter is read as often as when `snapshotJson` ran both).
- */
-export const LEAN_COPY_FAILED: { readonly dropUndefined: true } = Object.freeze({ dropUndefined: true })
 
 /** {@link freezeParsed}: the value is frozen. */
 export const FROZEN = 0

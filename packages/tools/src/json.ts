@@ -4,7 +4,10 @@
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
-import { copyPlain, freezeParsed, FROZEN, LEAN_COPY_FAILED } from './json-freeze'
+import { copyPlain, freezeParsed, FROZEN } from './json-freeze'
+import { walkJson } from './json-walk'
+
+export { escapePointer } from './json-walk'
 
 /** Why a value is not lossless JSON: a JSON pointer and a description. */
 export interface JsonProblem {
@@ -41,7 +44,7 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
   // described by the full walk below, which names its pointer.
   if (options?.copy === false && options.dropUndefined !== true) {
     if (freezeParsed(value, 0, false) === FROZEN) return { ok: true, value: value as JsonValue }
-  } else if (options !== LEAN_COPY_FAILED) {
+  } else {
     // Plain JSON (the common tool result) is copied in one lean pass; anything unusual — a class
     // instance, a cycle, a hole, a `__proto__` key, a throwing getter — is left to the full walk.
     try {
@@ -51,104 +54,7 @@ export function snapshotJson(value: unknown, options?: SnapshotOptions): Snapsho
       // The full walk reports it.
     }
   }
-  const walker = new Walker(options?.copy !== false || options?.dropUndefined === true, options?.dropUndefined === true)
-  try {
-    const result = walker.walk(value)
-    if (result === undefined) return { ok: false, problem: walker.problem ?? { pointer: '', message: 'is not JSON' } }
-    return { ok: true, value: result }
-  } catch (error) {
-    // A throwing getter or proxy trap.
-    return { ok: false, problem: { pointer: '', message: `could not be read (${error instanceof Error ? error.message : String(error)})` } }
-  }
-}
-
-/**
- * One snapshot walk. The path is kept as a stack of keys and turned into a JSON pointer only
- * when a problem is found (no string is built per key on the common, valid path).
- */
-class Walker {
-  readonly objects: object[] = []
-  readonly keys: (string | number)[] = []
-  problem: JsonProblem | undefined
-
-  constructor(
-    readonly copy: boolean,
-    readonly dropUndefined: boolean,
-  ) {}
-
-  fail(message: string, extraKey?: string | number): undefined {
-    const keys = extraKey === undefined ? this.keys : [...this.keys, extraKey]
-    this.problem = { pointer: keys.map((k) => `/${typeof k === 'number' ? k : escapePointer(k)}`).join(''), message }
-    return undefined
-  }
-
-  walk(v: unknown): JsonValue | undefined {
-    switch (typeof v) {
-      case 'string':
-      case 'boolean':
-        return v
-      case 'number':
-        return Number.isFinite(v) ? v : this.fail(`${v} is not a JSON number`)
-      case 'object':
-        return v === null ? null : this.walkObject(v)
-      case 'undefined':
-        return this.fail('is undefined')
-      case 'bigint':
-        return this.fail('is a BigInt')
-      default:
-        return this.fail(`is a ${typeof v}`)
-    }
-  }
-
-  walkObject(v: object): JsonValue | undefined {
-    const objects = this.objects
-    if (objects.includes(v)) return this.fail('is a circular reference')
-    if (objects.length >= MAX_JSON_DEPTH) return this.fail(`nests deeper than ${MAX_JSON_DEPTH} levels`)
-    const copy = this.copy
-    const keys = this.keys
-    objects.push(v)
-    try {
-      if (Array.isArray(v)) {
-        const out: JsonValue[] = copy ? new Array(v.length) : (v as JsonValue[])
-        for (let i = 0; i < v.length; i++) {
-          if (!(i in v)) return this.fail('is a hole in a sparse array', i)
-          keys.push(i)
-          const element: unknown = v[i]
-          const item = element === undefined && this.dropUndefined ? null : this.walk(element)
-          if (item === undefined) return undefined
-          keys.pop()
-          if (copy) out[i] = item
-        }
-        return Object.freeze(out) as JsonValue
-      }
-      const proto = Object.getPrototypeOf(v) as unknown
-      if (proto !== Object.prototype && proto !== null) {
-        const name = (v as { constructor?: { name?: unknown } }).constructor?.name
-        return this.fail(`is a ${typeof name === 'string' ? name : 'non-plain'} object, not plain JSON`)
-      }
-      const out: Record<string, JsonValue> = copy ? {} : (v as Record<string, JsonValue>)
-      for (const key of Object.keys(v)) {
-        const member = (v as Record<string, unknown>)[key]
-        if (member === undefined && this.dropUndefined) continue
-        keys.push(key)
-        const item = this.walk(member)
-        if (item === undefined) return undefined
-        keys.pop()
-        if (copy) {
-          if (key === '__proto__') Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true })
-          else out[key] = item
-        }
-      }
-      return Object.freeze(out)
-    } finally {
-      objects.pop()
-    }
-  }
-}
-
-/** Escapes a property name for a JSON pointer (RFC 6901). */
-export function escapePointer(key: string): string {
-  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key
+  return walkJson(value, options?.copy !== false || options?.dropUndefined === true, options?.dropUndefined === true)
 }
 
 /** Deep-freezes an already-plain JSON value in place and returns it. */

@@ -41,7 +41,8 @@ import {
   quoteText,
 } from './errors'
 import { snapshotJson, type JsonProblem } from './json'
-import { copyPlain, freezeParsedArguments, LEAN_COPY_FAILED } from './json-freeze'
+import { copyPlain, freezeParsedArguments } from './json-freeze'
+import { walkJson } from './json-walk'
 import { formatIssues } from './json-schema'
 import { FoundTool } from './found-tool'
 import { repairArguments, type RepairModes } from './repair'
@@ -706,8 +707,9 @@ function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
     if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
     frozen = null
   } else {
-    // Plain JSON is copied in one lean pass (no options or result object); anything else goes to
-    // the full walk, which copies what it can and names the problem.
+    // What snapshotJson(value, { dropUndefined: true }) does, without its options and result
+    // objects on the common path: plain JSON is copied in one lean pass; anything else goes to
+    // the full walk, which copies what it can and names the problem (each getter read as often).
     let copied: JsonValue | undefined
     try {
       copied = copyPlain(value, 0, true)
@@ -715,7 +717,7 @@ function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
       copied = undefined
     }
     if (copied === undefined) {
-      const snap = snapshotJson(value, LEAN_COPY_FAILED)
+      const snap = walkJson(value, true, true)
       if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
       frozen = snap.value
     } else frozen = copied
