@@ -14,6 +14,7 @@ import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, MalformedEntry, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
+import { AbortWatch } from './abort-watch'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -164,6 +165,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     log: options.log,
     toolSet: options.toolSet,
     signal: options.signal,
+    abort: new AbortWatch(options.signal),
     parent: options.parent,
     batchId: options.batchId,
     admit: options.admit,
@@ -171,10 +173,11 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   }
   const pool = new Pool(max, admitted)
   // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one
-  // waiter: raise the signal's listener limit so a full pool does not trigger Node's
-  // MaxListenersExceededWarning (the listeners are removed as calls settle; no leak).
+  // waiter and the batch's `AbortWatch`: raise the signal's listener limit so a full pool does
+  // not trigger Node's MaxListenersExceededWarning (the listeners are removed as calls settle
+  // and when the batch ends; no leak).
   const limit = getMaxListeners(options.signal)
-  if (limit !== 0 && limit < max + 2) setMaxListeners(max + 2, options.signal)
+  if (limit !== 0 && limit < max + 3) setMaxListeners(max + 3, options.signal)
 
   /**
    * Calls by submission index; a slot is cleared once its result is delivered. A deferred call
@@ -401,6 +404,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   }
 
   const settleWaiters = (): void => {
+    // Every call has its result: nothing reads the watch until the next batch starts it again.
+    if (completeAt >= submitted) run.abort.unwatch()
     if (batch !== undefined && completeAt >= batch.upTo) {
       const { from, upTo, resolve } = batch
       batch = undefined
@@ -482,12 +487,12 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       // one that could not be copied is still the caller's, so it is judged now). The signal is
       // read per call: one that aborted while the batch was being submitted (a log append, a
       // lookup) fails the later calls here, as preparing each call as it was submitted did.
-      if (deferArguments && typeof call.arguments === 'string' && !run.signal.aborted && 'definition' in found) {
+      if (deferArguments && typeof call.arguments === 'string' && !run.abort.isAborted && 'definition' in found) {
         deferredCalls[index] = call
         deferredTools[index] = found
       } else {
         state = createState(call, index, found)
-        if (state.draft === undefined) prepareArguments(state, run, run.signal.aborted)
+        if (state.draft === undefined) prepareArguments(state, run, run.abort.isAborted)
       }
     } catch (error) {
       // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
@@ -536,8 +541,16 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       if (from === 0) presize(entries.length)
       // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
       const defer = options.onCallStart === undefined
-      for (const entry of entries) enqueue(entry, defer)
       if (entries.length === 0) return Promise.resolve([])
+      // The caller's signal is read from a field while the batch runs (see `AbortWatch`).
+      run.abort.watch()
+      try {
+        for (const entry of entries) enqueue(entry, defer)
+      } catch (error) {
+        // Only reading the entries can throw here (an index getter); no listener stays behind.
+        run.abort.unwatch()
+        throw error
+      }
       const done = new Promise<readonly ToolResult[]>((resolve) => {
         batch = { from, upTo: submitted, resolve }
       })

@@ -49,6 +49,7 @@ import { repairArguments, type RepairModes } from './repair'
 import { capContent, type ContentLimits } from './content'
 import { isThenable, runOnce, runRepeatable, type Listener } from './chains'
 import { fuseSignals } from './signals'
+import type { AbortWatch } from './abort-watch'
 import { capMessage, capPointer } from './limits'
 import type { UnknownKeysMode } from './unknown-keys'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from './argument-text'
@@ -100,6 +101,8 @@ export interface RunContext {
   readonly log: SessionLog | undefined
   readonly toolSet: ResolvedToolSet | undefined
   readonly signal: AbortSignal
+  /** `signal.aborted` for the per-call checks, a plain field while the runner's batch runs (`abort-watch.ts`). */
+  readonly abort: AbortWatch
   readonly parent: ToolExecution | undefined
   readonly batchId: string | undefined
   readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
@@ -549,7 +552,7 @@ function decide(state: CallState, run: RunContext, raw: unknown): void | Promise
     state.draft = policyOutcome(name, messages.denied(name, decision.reason), 'PolicyDenied', undefined, decision.info)
     return
   }
-  if (run.signal.aborted) {
+  if (run.abort.isAborted) {
     state.draft = ABORTED_BEFORE
     return
   }
@@ -574,12 +577,12 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
       state.draft = policyOutcome(name, messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
       return
     }
-    if (run.signal.aborted) {
+    if (run.abort.isAborted) {
       state.draft = ABORTED_BEFORE
       return
     }
   } catch (error) {
-    if (run.signal.aborted) state.draft = ABORTED_BEFORE
+    if (run.abort.isAborted) state.draft = ABORTED_BEFORE
     else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
     return
   }
@@ -609,7 +612,7 @@ function guard(state: CallState, run: RunContext): void {
     return
   }
   // A guard may have aborted the caller; with none, the signal was read just before (decide).
-  if (run.hooks.guards.length > 0 && run.signal.aborted) state.draft = ABORTED_BEFORE
+  if (run.hooks.guards.length > 0 && run.abort.isAborted) state.draft = ABORTED_BEFORE
 }
 
 /** Contains a listener's or log's asynchronous failure: it is reported, never unhandled. */
@@ -771,7 +774,7 @@ function keepContexts(state: CallState): void {
 function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): boolean {
   const exec = state.exec!
   const caller = run.signal
-  if (caller.aborted) {
+  if (run.abort.isAborted) {
     state.draft = ABORTED_BEFORE
     return false
   }
@@ -794,7 +797,7 @@ function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): bool
   let bodyStarted = false
   // Returns the body's value, or a thenable of it; throws what the body throws.
   const body = (): unknown => {
-    if (caller.aborted) throw bodyStarted ? (caller.reason as unknown) : new AbortedBeforeBody()
+    if (run.abort.isAborted) throw bodyStarted ? (caller.reason as unknown) : new AbortedBeforeBody()
     const current = exec.signal
     // A wrapper replaced the signal (a deadline): the body's signal follows it and the caller's.
     const fused = current === caller ? undefined : fuseSignals(current, caller)
@@ -887,7 +890,7 @@ function bodyFailed(state: CallState, run: RunContext, caller: AbortSignal, erro
 function bodyReturned(state: CallState, run: RunContext, value: unknown, bodyStarted: boolean): void {
   const exec = state.exec!
   exec.writable = false
-  if (run.signal.aborted) {
+  if (run.abort.isAborted) {
     // Nothing a body returns after the abort reaches the model.
     state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE
     return

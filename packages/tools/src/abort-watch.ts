@@ -1,0 +1,48 @@
+/**
+ * The caller's `aborted` state as a plain field, for the per-call checks of a batch.
+ *
+ * Why: the pipeline asks whether the caller's signal has aborted four or five times per call
+ * (at submission, policy, dispatch, after the body). Node's `AbortSignal.prototype.aborted` is a
+ * getter that validates its receiver and reads a symbol-keyed slot; with the signals of a real
+ * process (plain, `AbortSignal.timeout`, `AbortSignal.any`, other libraries' own) the slot reads
+ * are megamorphic, and together the reads were ~5 % of a trivial call's CPU time (a `perf`
+ * profile of a 1,000-call batch; docs/benchmarks.md, "Optimisations", Round 7).
+ *
+ * While watching, one `abort` listener sets {@link AbortWatch.aborted}; the signal sets its own
+ * state before it dispatches `abort`, and a listener runs synchronously inside `abort()`, so any
+ * code that runs after the abort — a listener's or a body's continuation, the next pipeline
+ * stage — reads `true` here exactly when `signal.aborted` is. Unwatched, a read goes to the
+ * signal itself. The batch runner watches for the duration of a `submitAll` batch and stops once
+ * every call of the runner has its result, so no listener stays on a long-lived caller signal.
+ * Internal: not exported from the package.
+ */
+export class AbortWatch {
+  /** Mirrors `signal.aborted` while {@link watching}. */
+  private aborted = false
+  private watching = false
+  private readonly onAbort = (): void => {
+    this.aborted = true
+  }
+
+  constructor(readonly signal: AbortSignal) {}
+
+  /** `signal.aborted`: the field while watching, else the signal's own getter. */
+  get isAborted(): boolean {
+    return this.watching ? this.aborted : this.signal.aborted
+  }
+
+  /** Starts mirroring the signal (idempotent): reads its state once and adds one `abort` listener unless it has aborted. */
+  watch(): void {
+    if (this.watching) return
+    this.watching = true
+    this.aborted = this.signal.aborted
+    if (!this.aborted) this.signal.addEventListener('abort', this.onAbort, { once: true })
+  }
+
+  /** Stops mirroring (idempotent) and removes the listener. */
+  unwatch(): void {
+    if (!this.watching) return
+    this.watching = false
+    this.signal.removeEventListener('abort', this.onAbort)
+  }
+}
