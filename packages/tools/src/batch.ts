@@ -14,7 +14,7 @@ import type { RawToolCall, ToolResult } from './contracts'
 import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, MalformedEntry, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
-import { AbortWatch } from './abort-watch'
+import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -542,8 +542,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
       const defer = options.onCallStart === undefined
       if (entries.length === 0) return Promise.resolve([])
-      // The caller's signal is read from a field while the batch runs (see `AbortWatch`).
-      run.abort.watch()
+      // A large batch reads the caller's signal from a field while it runs (see `AbortWatch`).
+      if (entries.length >= WATCH_MIN_CALLS) run.abort.watch()
       try {
         for (const entry of entries) enqueue(entry, defer)
       } catch (error) {

@@ -4,9 +4,9 @@
  * `signal.aborted` at each check, and the listener must be gone once the batch has its results.
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { defineTool, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { AbortWatch } from '../src/abort-watch'
+import { AbortWatch, WATCH_MIN_CALLS } from '../src/abort-watch'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -57,7 +57,8 @@ describe('AbortWatch', () => {
 })
 
 describe('a batch with the watch', () => {
-  /** A sequential tool whose body aborts the caller's controller on the call named `abortAt`. */
+  const abortListeners: number[] = []
+  /** A sequential tool whose body aborts the caller's controller on the call with `i === abortAt`, and records the listeners on the caller's signal. */
   function deploy(controller: AbortController, abortAt: number): Promise<Harness> {
     return createHarness().then((harness) => {
       harness.ctx.tools.register(
@@ -67,8 +68,9 @@ describe('a batch with the watch', () => {
           parameters: { i: { type: 'integer' } },
           output: { schema: { type: 'integer' }, render: (_args, value) => [{ type: 'text', text: String(value) }] },
           execute(args) {
+            abortListeners.push(abortListenerCount(controller.signal))
             if (args.i === abortAt) controller.abort(new Error('caller stopped'))
-            return args.i
+            return args.i ?? -1
           },
         }),
       )
@@ -76,35 +78,44 @@ describe('a batch with the watch', () => {
     })
   }
 
-  test('a body that aborts synchronously: its call is ABORTED, the later ones ABORTED_BEFORE_DISPATCH, and no listener stays', async () => {
+  const codes = (results: readonly ToolResult[]): (string | number | undefined)[] => results.map((r) => (r.isError ? r.error.info?.code : (r.value as number)))
+
+  test.each([
+    ['watched', WATCH_MIN_CALLS + 8, 1],
+    ['not watched', WATCH_MIN_CALLS - 1, 0],
+  ])('%s (%i calls): the aborting body\'s call is ABORTED, the later ones ABORTED_BEFORE_DISPATCH; no listener stays', async (_kind, n, listening) => {
+    abortListeners.length = 0
     const controller = new AbortController()
     h = await deploy(controller, 2)
     const results = await h.execute(
-      [0, 1, 2, 3, 4].map((i) => call('step', { i }, `c${i}`)),
+      Array.from({ length: n }, (_, i) => call('step', { i }, `c${i}`)),
       { signal: controller.signal },
     )
-    expect(results.map((r) => (r.isError ? r.error.info?.code : r.value))).toEqual([0, 1, 'ABORTED', 'ABORTED_BEFORE_DISPATCH', 'ABORTED_BEFORE_DISPATCH'])
+    expect(codes(results)).toEqual([0, 1, 'ABORTED', ...Array.from({ length: n - 3 }, () => 'ABORTED_BEFORE_DISPATCH')])
+    // While it ran, the batch held its one listener (watched) or none.
+    expect(abortListeners).toEqual([listening, listening, listening])
     expect(abortListenerCount(controller.signal)).toBe(0)
   })
 
-  test('the same caller signal over many batches keeps no listener between them', async () => {
+  test('the same caller signal over many large batches keeps no listener between them', async () => {
     const controller = new AbortController()
     h = await deploy(controller, -1)
-    for (let b = 0; b < 20; b++) {
-      const results = await h.execute([call('step', { i: b }, `b${b}`)], { signal: controller.signal })
-      expect(results[0]!.isError).toBe(false)
+    const batch = (tag: string): RawToolCall[] => Array.from({ length: WATCH_MIN_CALLS }, (_, i) => call('step', { i }, `${tag}${i}`))
+    for (let b = 0; b < 10; b++) {
+      const results = await h.execute(batch(`b${b}-`), { signal: controller.signal })
+      expect(codes(results)).toEqual(Array.from({ length: WATCH_MIN_CALLS }, (_, i) => i))
       expect(abortListenerCount(controller.signal)).toBe(0)
     }
     controller.abort()
-    const [late] = await h.execute([call('step', { i: 1 }, 'late')], { signal: controller.signal })
-    expect(late!.isError && late!.error.info?.code).toBe('ABORTED_BEFORE_DISPATCH')
+    const late = await h.execute(batch('late-'), { signal: controller.signal })
+    expect(codes(late)).toEqual(Array.from({ length: WATCH_MIN_CALLS }, () => 'ABORTED_BEFORE_DISPATCH'))
     expect(abortListenerCount(controller.signal)).toBe(0)
   })
 
   test('a calls array whose reading throws rejects the batch and leaves no listener', async () => {
     const controller = new AbortController()
     h = await deploy(controller, -1)
-    const calls: RawToolCall[] = [call('step', { i: 0 }, 'c0'), call('step', { i: 1 }, 'c1')]
+    const calls: RawToolCall[] = Array.from({ length: WATCH_MIN_CALLS }, (_, i) => call('step', { i }, `c${i}`))
     Object.defineProperty(calls, 1, {
       get() {
         throw new Error('unreadable entry')
