@@ -122,6 +122,8 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     const head = `${runId}:`
     let batch = head
     /** Delivers the replies already on the port; whether there were any. */
+    /** The wake counter when the port was last looked at. */
+    let looked: bigint | undefined
     const drain = (): boolean => {
       let any = false
       for (let received = receiveMessageOnPort(replies); received !== undefined; received = receiveMessageOnPort(replies)) {
@@ -144,10 +146,16 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
         send(calls)
       },
       wait: (timeoutMs) => {
+        // The main thread raises the counter after posting: while it has not moved since the last
+        // look, no reply can be there that the look did not take, so the port is not asked again.
         // The counter is read before looking, so a reply posted after the look still wakes the wait.
         const seen = monitor.wakeCount()
-        if (drain()) return
+        if (seen !== looked) {
+          looked = seen
+          if (drain()) return
+        }
         monitor.waitForWake(seen, timeoutMs)
+        looked = monitor.wakeCount()
         drain()
       },
     }
