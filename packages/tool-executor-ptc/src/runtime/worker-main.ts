@@ -7,7 +7,8 @@
  * run as an internal error. While the program waits on nothing but replies, the engine does not
  * return to this thread's event loop: it blocks on the monitor's wake counter (`Atomics.wait`,
  * which the main thread raises after posting replies or an abort) and takes the replies with
- * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn. Printed
+ * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn; before
+ * blocking it looks at the port only when the counter moved since its last look. Printed
  * lines are forwarded after every entry that printed, so the main thread still has them if it has
  * to terminate this worker; sandbox entries, compute time and the abort flag go through the
  * shared {@link EntryMonitor}.
