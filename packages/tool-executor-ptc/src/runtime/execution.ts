@@ -11,6 +11,7 @@ import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
 import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
 import { parseQueuedCalls } from './call-queue'
+import { rawCalls, type RawCalls } from './raw-calls'
 import { takeContext, type ModulePool, type SandboxModule } from './module-pool'
 import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
@@ -90,6 +91,8 @@ export class Execution {
   private deliverFn: QuickJSHandle | undefined
   private refuseFn: QuickJSHandle | undefined
   private afterJobsFn: QuickJSHandle | undefined
+  /** `deliver` and `afterJobs` through the C interface (`raw-calls.ts`); `undefined`: the public API. */
+  private raw: RawCalls | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
   private readonly logs: string[] = []
@@ -190,6 +193,7 @@ export class Execution {
     this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
     this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
     this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
+    this.raw = rawCalls(ctx)
   }
 
   private startProgram(): void {
@@ -409,19 +413,18 @@ export class Execution {
 
   /** After the jobs of an entry that left the program running: takes the sub-calls it queued (`afterJobs`), in order. */
   private takeCalls(): void {
-    const ctx = this.ctx as QuickJSContext
-    const taken = ctx.callFunction(this.afterJobsFn as QuickJSHandle, ctx.undefined)
-    if (taken.error !== undefined) {
+    const taken = this.callForText(this.afterJobsFn as QuickJSHandle)
+    if ('error' in taken) {
       this.failWith(this.describe(taken.error))
       taken.error.dispose()
       return
     }
-    // `undefined` when nothing was queued. getString gives '' when QuickJS cannot allocate the
-    // UTF-8 copy of the text (its heap is at the limit): the calls would be lost and the program
-    // reported as stalled.
-    const text = ctx.typeof(taken.value) === 'string' ? ctx.getString(taken.value) : undefined
-    taken.value.dispose()
-    if (text === undefined) return
+    // `undefined` when nothing was queued, read as the text `undefined` (no typeof call: a queue
+    // text always begins with a call id, so it is never that word). The text is '' when QuickJS
+    // cannot allocate its UTF-8 copy (its heap is at the limit): the calls would be lost and the
+    // program reported as stalled.
+    const text = taken.text
+    if (text === 'undefined') return
     if (text === '') {
       this.failure ??= memoryError(this.a.limits.memoryBytes)
       return
@@ -431,6 +434,17 @@ export class Execution {
     const { calls, malformed } = parseQueuedCalls(text, this.host.names.length)
     for (const call of calls) this.accept(call.id, call.index, call.json)
     if (malformed !== undefined) this.fail('exception', `sandbox internal error: malformed sub-call queue (${malformed})`)
+  }
+
+  /** `fn()` in the sandbox, its result read as text (`String(result)`), or the exception it threw. */
+  private callForText(fn: QuickJSHandle): { readonly text: string } | { readonly error: QuickJSHandle } {
+    if (this.raw !== undefined) return this.raw.callForText(fn)
+    const ctx = this.ctx as QuickJSContext
+    const called = ctx.callFunction(fn, ctx.undefined)
+    if (called.error !== undefined) return { error: called.error }
+    const text = ctx.getString(called.value)
+    called.value.dispose()
+    return { text }
   }
 
   /**
@@ -528,23 +542,44 @@ export class Execution {
   /** One entry: settles the guest promises of the settled sub-calls (`deliver` / `refuse`), then runs the jobs that follow. */
   private applyReplies(): void {
     this.enter(() => {
-      const ctx = this.ctx as QuickJSContext
       for (const item of this.queue.splice(0)) {
         if (this.failure !== undefined) break
-        const id = ctx.newNumber(item.id)
-        const text = 'text' in item
-        const arg = text ? ctx.newString(item.text) : this.rejectionHandle(item.rejection)
-        const called = ctx.callFunction((text ? this.deliverFn : this.refuseFn) as QuickJSHandle, ctx.undefined, id, arg)
-        id.dispose()
-        arg.dispose()
-        if (called.error !== undefined) {
-          const description = this.failure === undefined ? this.describe(called.error) : ''
-          called.error.dispose()
+        const error = 'text' in item ? this.deliver(item.id, item.text) : this.refuse(item.id, item.rejection)
+        if (error !== undefined) {
+          const description = this.failure === undefined ? this.describe(error) : ''
+          error.dispose()
           if (this.failure === undefined) this.failWith(description)
-        } else called.value.dispose()
+        }
       }
       if (this.failure === undefined) this.drainAndCheck()
     })
+  }
+
+  /** `api.deliver(id, text)` in the sandbox; the exception it threw, if any. */
+  private deliver(id: number, text: string): QuickJSHandle | undefined {
+    if (this.raw !== undefined) return this.raw.callIdText(this.deliverFn as QuickJSHandle, id, text)
+    const ctx = this.ctx as QuickJSContext
+    const idHandle = ctx.newNumber(id)
+    const textHandle = ctx.newString(text)
+    const called = ctx.callFunction(this.deliverFn as QuickJSHandle, ctx.undefined, idHandle, textHandle)
+    idHandle.dispose()
+    textHandle.dispose()
+    if (called.error !== undefined) return called.error
+    called.value.dispose()
+    return undefined
+  }
+
+  /** `api.refuse(id, rejection)` in the sandbox; the exception it threw, if any. */
+  private refuse(id: number, rejection: GuestRejection): QuickJSHandle | undefined {
+    const ctx = this.ctx as QuickJSContext
+    const idHandle = ctx.newNumber(id)
+    const arg = this.rejectionHandle(rejection)
+    const called = ctx.callFunction(this.refuseFn as QuickJSHandle, ctx.undefined, idHandle, arg)
+    idHandle.dispose()
+    arg.dispose()
+    if (called.error !== undefined) return called.error
+    called.value.dispose()
+    return undefined
   }
 
   private rejectionHandle(rejection: GuestRejection): QuickJSHandle {
@@ -673,6 +708,8 @@ export class Execution {
       this.queue.length = 0
       for (const handle of this.handles) if (handle.alive) handle.dispose()
       this.handles.length = 0
+      this.raw?.dispose()
+      this.raw = undefined
       this.ctx?.dispose()
       this.rt?.dispose()
       return true

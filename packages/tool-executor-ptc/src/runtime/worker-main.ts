@@ -7,7 +7,8 @@
  * run as an internal error. While the program waits on nothing but replies, the engine does not
  * return to this thread's event loop: it blocks on the monitor's wake counter (`Atomics.wait`,
  * which the main thread raises after posting replies or an abort) and takes the replies with
- * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn. Printed
+ * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn; before
+ * blocking it looks at the port only when the counter moved since its last look. Printed
  * lines are forwarded after every entry that printed, so the main thread still has them if it has
  * to terminate this worker; sandbox entries, compute time and the abort flag go through the
  * shared {@link EntryMonitor}.
@@ -122,6 +123,8 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     const head = `${runId}:`
     let batch = head
     /** Delivers the replies already on the port; whether there were any. */
+    /** The wake counter when the port was last looked at. */
+    let looked: bigint | undefined
     const drain = (): boolean => {
       let any = false
       for (let received = receiveMessageOnPort(replies); received !== undefined; received = receiveMessageOnPort(replies)) {
@@ -144,10 +147,16 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
         send(calls)
       },
       wait: (timeoutMs) => {
+        // The main thread raises the counter after posting: while it has not moved since the last
+        // look, no reply can be there that the look did not take, so the port is not asked again.
         // The counter is read before looking, so a reply posted after the look still wakes the wait.
         const seen = monitor.wakeCount()
-        if (drain()) return
+        if (seen !== looked) {
+          looked = seen
+          if (drain()) return
+        }
         monitor.waitForWake(seen, timeoutMs)
+        looked = monitor.wakeCount()
         drain()
       },
     }

@@ -1,0 +1,83 @@
+/**
+ * The engine's two per-sub-call calls into the sandbox through quickjs-emscripten's C interface
+ * (`raw-calls.ts`): same results and exceptions as the public API, texts exact whatever they
+ * hold, nothing left allocated, and the public API kept when the internals are not there.
+ */
+import { getQuickJS, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten'
+import { afterEach, describe, expect, it } from 'vitest'
+import { rawCalls } from '../src/runtime/raw-calls'
+
+// Texts cross as UTF-8 C strings, here as in the public API: no NUL and no lone surrogate (a
+// sub-call's JSON text never holds either; JSON.stringify escapes both).
+const TRICKY = ['😀 astral 𝄞', 'line\u2028separator\u2029', '12:34:5:{}', '', '"quoted" \\ back', 'x'.repeat(70_000)]
+
+describe('rawCalls', () => {
+  let ctx: QuickJSContext | undefined
+  let fnHandle: QuickJSHandle | undefined
+  afterEach(() => {
+    if (fnHandle?.alive === true) fnHandle.dispose()
+    if (ctx?.alive === true) ctx.dispose()
+    ctx = undefined
+    fnHandle = undefined
+  })
+  const setup = async (source: string): Promise<{ ctx: QuickJSContext; fn: QuickJSHandle }> => {
+    ctx = (await getQuickJS()).newContext()
+    fnHandle = ctx.unwrapResult(ctx.evalCode(source))
+    return { ctx, fn: fnHandle }
+  }
+
+  it('calls fn(id, text) with the exact number and text', async () => {
+    const { ctx, fn } = await setup('(function (id, text) { globalThis.seen = (globalThis.seen || []).concat([[typeof id, id, text]]) })')
+    const raw = rawCalls(ctx)
+    expect(raw).toBeDefined()
+    TRICKY.forEach((text, i) => expect(raw?.callIdText(fn, i + 1, text)).toBeUndefined())
+    const seen = ctx.unwrapResult(ctx.evalCode('seen'))
+    expect(ctx.dump(seen)).toEqual(TRICKY.map((text, i) => ['number', i + 1, text]))
+    seen.dispose()
+    raw?.dispose()
+    fn.dispose()
+  })
+
+  it('returns what fn() gives as text, `undefined` read as the word', async () => {
+    const { ctx, fn } = await setup('(function () { return globalThis.next.shift() })')
+    ctx.unwrapResult(ctx.evalCode(`globalThis.next = ${JSON.stringify(TRICKY)}.concat([undefined, 42])`)).dispose()
+    const raw = rawCalls(ctx)
+    const texts = [...TRICKY, 'undefined', '42'].map(() => raw?.callForText(fn))
+    expect(texts).toEqual([...TRICKY, 'undefined', '42'].map((text) => ({ text })))
+    raw?.dispose()
+    fn.dispose()
+  })
+
+  it('returns an exception as a handle, as the public API does', async () => {
+    const { ctx, fn } = await setup('(function (id, text) { throw new RangeError("bad " + id + " " + text) })')
+    const raw = rawCalls(ctx)
+    const error = raw?.callIdText(fn, 7, 'x')
+    expect(error && ctx.dump(error)).toMatchObject({ name: 'RangeError', message: 'bad 7 x' })
+    error?.dispose()
+    const taken = raw?.callForText(fn)
+    expect(taken !== undefined && 'error' in taken ? ctx.dump(taken.error) : taken).toMatchObject({ name: 'RangeError', message: 'bad undefined undefined' })
+    if (taken !== undefined && 'error' in taken) taken.error.dispose()
+    raw?.dispose()
+    fn.dispose()
+  })
+
+  it('leaves no value behind: the runtime frees cleanly after many calls', async () => {
+    const { ctx, fn } = await setup('(function (id, text) { return { id, text } })')
+    const raw = rawCalls(ctx)
+    for (let i = 0; i < 2_000; i++) {
+      raw?.callIdText(fn, i, `reply ${i}`)
+      raw?.callForText(fn)
+    }
+    raw?.dispose()
+    fn.dispose()
+    // Freeing the context frees its runtime, which asserts that no object is left (a leaked JSValue aborts here).
+    expect(() => ctx.dispose()).not.toThrow()
+  })
+
+  it('is undefined for a context without the expected internals', () => {
+    const fake = { undefined: { value: 0 } } as unknown as QuickJSContext
+    expect(rawCalls(fake)).toBeUndefined()
+    const noMemory = { undefined: { value: 0 }, ffi: {}, module: {}, ctx: { value: 1 } } as unknown as QuickJSContext
+    expect(rawCalls(noMemory)).toBeUndefined()
+  })
+})
