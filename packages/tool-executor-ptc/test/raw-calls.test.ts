@@ -70,7 +70,8 @@ describe('rawCalls', () => {
     }
     raw?.dispose()
     fn.dispose()
-    // Freeing the context frees its runtime, which asserts that no object is left (a leaked JSValue aborts here).
+    // Freeing the context frees its runtime, which asserts that no garbage-collected value is left
+    // (a leaked object result or argument aborts here; a leaked C string or value pointer would not).
     expect(() => ctx.dispose()).not.toThrow()
   })
 

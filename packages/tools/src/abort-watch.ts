@@ -9,10 +9,14 @@
  * profile of a 1,000-call batch; docs/benchmarks.md, "Optimisations", Round 7).
  *
  * While watching, one `abort` listener sets {@link AbortWatch.aborted}; the signal sets its own
- * state before it dispatches `abort`, and a listener runs synchronously inside `abort()`, so any
- * code that runs after the abort — a listener's or a body's continuation, the next pipeline
- * stage — reads `true` here exactly when `signal.aborted` is. Unwatched, a read goes to the
- * signal itself. The batch runner watches for the duration of a `submitAll` batch and stops once
+ * state before it dispatches `abort`, and a listener runs synchronously inside `abort()`, so code
+ * that runs after the abort has been dispatched — a listener's or a body's continuation, the next
+ * pipeline stage, a later listener — reads `true` here exactly when `signal.aborted` is. Two
+ * exceptions, both from listeners added to the caller's signal before the batch started: code
+ * running synchronously inside such a listener still reads `false`, and a listener that calls
+ * `event.stopImmediatePropagation()` hides the abort from this one (as from every later
+ * listener: a wrapper deadline's fused signal and the pool's waiter miss it too). Unwatched, a
+ * read goes to the signal itself. The batch runner watches for the duration of a `submitAll` batch and stops once
  * every call of the runner has its result, so no listener stays on a long-lived caller signal.
  * Internal: not exported from the package.
  *
@@ -45,12 +49,13 @@ export class AbortWatch {
   /** Starts mirroring the signal (idempotent): reads its state once and adds one `abort` listener unless it has aborted. */
   watch(): void {
     if (this.watching) return
-    this.watching = true
-    this.aborted = this.signal.aborted
-    if (!this.aborted) {
-      this.listening = true
+    const aborted = this.signal.aborted
+    if (!aborted) {
       this.signal.addEventListener('abort', this.onAbort, { once: true })
+      this.listening = true
     }
+    this.aborted = aborted
+    this.watching = true
   }
 
   /** Stops mirroring (idempotent) and removes the listener. */

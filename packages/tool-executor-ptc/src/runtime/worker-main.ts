@@ -122,9 +122,9 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
     // submits them together, as the in-process engine does.
     const head = `${runId}:`
     let batch = head
-    /** Delivers the replies already on the port; whether there were any. */
     /** The wake counter when the port was last looked at. */
     let looked: bigint | undefined
+    /** Delivers the replies already on the port; whether there were any. */
     const drain = (): boolean => {
       let any = false
       for (let received = receiveMessageOnPort(replies); received !== undefined; received = receiveMessageOnPort(replies)) {
