@@ -558,23 +558,19 @@ export class Execution {
   /** `api.deliver(id, text)` in the sandbox; the exception it threw, if any. */
   private deliver(id: number, text: string): QuickJSHandle | undefined {
     if (this.raw !== undefined) return this.raw.callIdText(this.deliverFn as QuickJSHandle, id, text)
-    const ctx = this.ctx as QuickJSContext
-    const idHandle = ctx.newNumber(id)
-    const textHandle = ctx.newString(text)
-    const called = ctx.callFunction(this.deliverFn as QuickJSHandle, ctx.undefined, idHandle, textHandle)
-    idHandle.dispose()
-    textHandle.dispose()
-    if (called.error !== undefined) return called.error
-    called.value.dispose()
-    return undefined
+    return this.callWithId(this.deliverFn as QuickJSHandle, id, (this.ctx as QuickJSContext).newString(text))
   }
 
   /** `api.refuse(id, rejection)` in the sandbox; the exception it threw, if any. */
   private refuse(id: number, rejection: GuestRejection): QuickJSHandle | undefined {
+    return this.callWithId(this.refuseFn as QuickJSHandle, id, this.rejectionHandle(rejection))
+  }
+
+  /** `fn(id, arg)` through the public API, disposing `arg`; the exception it threw, if any. */
+  private callWithId(fn: QuickJSHandle, id: number, arg: QuickJSHandle): QuickJSHandle | undefined {
     const ctx = this.ctx as QuickJSContext
     const idHandle = ctx.newNumber(id)
-    const arg = this.rejectionHandle(rejection)
-    const called = ctx.callFunction(this.refuseFn as QuickJSHandle, ctx.undefined, idHandle, arg)
+    const called = ctx.callFunction(fn, ctx.undefined, idHandle, arg)
     idHandle.dispose()
     arg.dispose()
     if (called.error !== undefined) return called.error
