@@ -1,0 +1,101 @@
+/**
+ * The execution view a call's listeners, wrappers and body see (`ToolExecution`), with its
+ * progress channel, annotations and attached contexts (internal).
+ */
+import type { AnyToolDefinition, JsonObject, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolExecution } from '../contracts'
+import { typeLabel } from '../errors'
+import { snapshotJson } from '../json'
+import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEvent } from '../progress'
+import { describeProblem } from './drafts'
+import { freezeContext, isContext } from './frozen-content'
+import type { RunContext } from './types'
+
+/** The execution view; `signal` is writable only while the `tools/execute` stage runs. */
+export class Execution implements ToolExecution {
+  readonly callId: string
+  readonly name: string
+  readonly arguments: Readonly<JsonObject>
+  readonly rawArguments: string | JsonValue
+  readonly definition: AnyToolDefinition
+  readonly scope: Scope
+  readonly agent?: Agent
+  readonly log?: SessionLog
+  readonly parent?: ToolExecution
+  readonly batchId?: string
+  #signal: AbortSignal
+  /** Created on first read: most calls never need one (a `Symbol()` per call costs ~5 % of a trivial call). */
+  #token: symbol | undefined
+  readonly #run: RunContext
+  /** Created on the first delivered report; `null` once closed. */
+  #progress: ProgressChannel | null | undefined
+  /** Set by the pipeline around the `tools/execute` stage. */
+  writable = false
+  /** Contexts the body attached. */
+  attached: ResultContext[] | undefined
+  /** What `annotate` recorded (read once, when the result is built). */
+  annotations: Map<string, JsonValue> | undefined
+
+  constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
+    this.callId = call.callId
+    this.name = call.name
+    this.arguments = args
+    this.rawArguments = call.arguments
+    this.definition = definition
+    this.scope = run.scope
+    if (run.agent !== undefined) this.agent = run.agent
+    if (run.log !== undefined) this.log = run.log
+    if (run.parent !== undefined) this.parent = run.parent
+    if (run.batchId !== undefined) this.batchId = run.batchId
+    this.#signal = run.signal
+    this.#token = undefined
+    this.#run = run
+  }
+
+  get token(): symbol {
+    return (this.#token ??= Symbol(this.callId))
+  }
+
+  reportProgress(update: ToolProgress): void {
+    const checked = checkProgress(this.name, update)
+    let channel = this.#progress
+    if (channel === null) return
+    if (channel === undefined) {
+      const run = this.#run
+      if (run.hooks.progress.length === 0) return
+      channel = this.#progress = new ProgressChannel(this, {
+        listeners: run.hooks.progress as readonly ((event: ToolProgressEvent) => unknown)[],
+        intervalMs: run.host.config.progressIntervalMs,
+        report: (error) => run.host.report('tools/progress', error),
+      })
+    }
+    channel.report(checked)
+  }
+
+  annotate(key: string, value: JsonValue): void {
+    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
+    const snap = snapshotJson(value)
+    if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
+    ;(this.annotations ??= new Map()).set(key, snap.value)
+  }
+
+  /** Delivers a pending progress update and ignores later reports (the body settled). */
+  closeProgress(): void {
+    this.#progress?.close()
+    this.#progress = null
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal
+  }
+
+  attachContext(context: ResultContext): void {
+    if (!isContext(context)) throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
+    ;(this.attached ??= []).push(freezeContext(context))
+  }
+
+  set signal(value: AbortSignal) {
+    if (!this.writable) throw new TypeError(`exec.signal of "${this.name}" can only be replaced inside a tools/execute wrapper`)
+    if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.name}" must be an AbortSignal`)
+    this.#signal = value
+  }
+}

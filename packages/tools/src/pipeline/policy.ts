@@ -1,0 +1,121 @@
+/**
+ * Stage 2 — policy (internal): the `tools/pre-execute` waterfall, its decision (allow, deny, or
+ * ask the approval service), then the monotonic guards.
+ */
+import type { PolicyDecision } from '../contracts'
+import { describeThrown, messages } from '../errors'
+import { isThenable, runOnce } from '../chains'
+import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
+import type { CallState, RunContext } from './types'
+
+const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
+/** The shared resolved promise of the default decision, handed out by the innermost `next()`. */
+const ALLOW_PROMISE: Promise<PolicyDecision> = Promise.resolve(ALLOW)
+
+function isDecision(value: unknown): value is PolicyDecision {
+  if (value === null || typeof value !== 'object') return false
+  const d = value as { type?: unknown; reason?: unknown }
+  return d.type === 'allow' || (d.type === 'deny' && typeof d.reason === 'string') || (d.type === 'ask' && (d.reason === undefined || typeof d.reason === 'string'))
+}
+
+/**
+ * Stage 2 — policy: the `tools/pre-execute` waterfall (allow / deny / ask → approval), then the
+ * monotonic guards. Sets `state.draft` when the call must not dispatch. Never throws or rejects.
+ *
+ * Returns `undefined` when the stage finished synchronously (no listener, or every listener
+ * answered without waiting), else a promise of its end.
+ */
+export function policy(state: CallState, run: RunContext): void | Promise<void> {
+  const exec = state.exec!
+  state.reachedPolicy = true
+  if (run.hooks.pre.length === 0) return decide(state, run, ALLOW)
+  let raw: unknown
+  try {
+    raw = runOnce(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE)
+  } catch (error) {
+    preExecuteFailed(state, error)
+    return
+  }
+  if (!isThenable(raw)) return decide(state, run, raw)
+  return Promise.resolve(raw).then((decision) => decide(state, run, decision), (error: unknown) => preExecuteFailed(state, error))
+}
+
+/** A `tools/pre-execute` listener threw or rejected: the call fails closed. */
+function preExecuteFailed(state: CallState, error: unknown): void {
+  state.draft = policyError('TOOL_DENIED', state.exec!.name, 'tools/pre-execute', describeThrown(error))
+}
+
+/** The rest of stage 2 once the waterfall answered `raw`. */
+function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
+  const name = state.exec!.name
+  if (!isDecision(raw)) {
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
+    return
+  }
+  const decision = raw
+  if (decision.type === 'deny') {
+    state.draft = policyOutcome(name, messages.denied(name, decision.reason), 'PolicyDenied', undefined, decision.info)
+    return
+  }
+  if (run.abort.isAborted) {
+    state.draft = ABORTED_BEFORE
+    return
+  }
+  if (decision.type === 'ask') return ask(state, run, decision.reason)
+  guard(state, run)
+}
+
+/** An `ask` decision: the approval service answers, then the guards run. */
+async function ask(state: CallState, run: RunContext, reason: string | undefined): Promise<void> {
+  const exec = state.exec!
+  const name = exec.name
+  const approval = run.hooks.approval
+  if (approval === undefined) {
+    state.draft = policyOutcome(name, messages.askWithoutApproval(name, reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
+    return
+  }
+  try {
+    const answer = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    // A rejection is a denial and stays more specific than a concurrent abort.
+    if (answer?.type !== 'approve') {
+      const rejection = answer?.type === 'reject' ? answer.reason : undefined
+      state.draft = policyOutcome(name, messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
+      return
+    }
+    if (run.abort.isAborted) {
+      state.draft = ABORTED_BEFORE
+      return
+    }
+  } catch (error) {
+    if (run.abort.isAborted) state.draft = ABORTED_BEFORE
+    else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
+    return
+  }
+  guard(state, run)
+}
+
+/** The monotonic guards (synchronous), then a last look at the caller's signal. */
+function guard(state: CallState, run: RunContext): void {
+  const exec = state.exec!
+  const name = exec.name
+  for (const guard of run.hooks.guards) {
+    let verdict: unknown
+    try {
+      verdict = guard(exec)
+    } catch (error) {
+      state.draft = policyError('TOOL_DENIED', name, 'guard', describeThrown(error))
+      return
+    }
+    if (verdict === undefined) continue
+    if (typeof verdict === 'string') {
+      state.draft = policyOutcome(name, messages.denied(name, verdict), 'GuardDenied')
+      return
+    }
+    // Guards are synchronous: anything else (a promise from an async guard) fails closed.
+    if (isThenable(verdict)) verdict.then(undefined, (error: unknown) => run.host.report('guard', error))
+    state.draft = policyError('TOOL_DENIED', name, 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`)
+    return
+  }
+  // A guard may have aborted the caller; with none, the signal was read just before (decide).
+  if (run.hooks.guards.length > 0 && run.abort.isAborted) state.draft = ABORTED_BEFORE
+}

@@ -1,0 +1,62 @@
+/**
+ * A body's value to a draft (internal): validated against the output schema, frozen, rendered
+ * and capped. Used by dispatch and by a `tools/post-execute` decision that replaces the value.
+ */
+import type { JsonValue } from '../contracts'
+import { describeThrown, messages } from '../errors'
+import { copyPlain } from '../json-freeze'
+import { walkJson } from '../json-walk'
+import { formatIssues } from '../json-schema'
+import { capContent } from '../content'
+import { describeProblem, fail } from './drafts'
+import { freezeContent, isContent } from './frozen-content'
+import type { CallState, Draft, RunContext } from './types'
+
+/** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
+const NO_VALUE_PROBLEM = '(root) is undefined: the body returned nothing, and the output schema does not admit null'
+
+/**
+ * Validates, freezes and renders a canonical value. Returns a success or failure draft.
+ * Results follow JSON: an `undefined` object member is dropped, an `undefined` array element is
+ * `null`, and a root `undefined` (a body that returned nothing) is `null` when the output
+ * schema admits `null` — the work happened, so it is a success (rendered as the tool renders
+ * `null`; the default raw rendering shows `(no output)`).
+ */
+export function settleValue(state: CallState, value: unknown, run: RunContext): Draft {
+  const exec = state.exec!
+  const definition = exec.definition
+  const name = definition.name
+  const validate = state.tool!.outputValidator()
+  let frozen: JsonValue
+  if (value === undefined) {
+    if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
+    frozen = null
+  } else {
+    // What snapshotJson(value, { dropUndefined: true }) does, without its options and result
+    // objects on the common path: plain JSON is copied in one lean pass; anything else goes to
+    // the full walk, which copies what it can and names the problem (each getter read as often).
+    let copied: JsonValue | undefined
+    try {
+      copied = copyPlain(value, 0, true)
+    } catch {
+      copied = undefined
+    }
+    if (copied === undefined) {
+      const snap = walkJson(value, true, true)
+      if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+      frozen = snap.value
+    } else frozen = copied
+    if (validate !== null) {
+      const issues = validate(frozen)
+      if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+    }
+  }
+  let content: unknown
+  try {
+    content = definition.projectContent?.(exec.arguments, frozen, exec) ?? definition.output.render(exec.arguments, frozen)
+  } catch (error) {
+    return fail('TOOL_FAILED', messages.renderFailed(name, describeThrown(error)))
+  }
+  if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
+  return { isError: false, value: frozen, content: freezeContent(capContent(content, run.host.config.contentLimits)) }
+}

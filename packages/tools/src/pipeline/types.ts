@@ -1,0 +1,94 @@
+/**
+ * The types the pipeline's stages share (internal): the host and configuration the registry
+ * supplies, the per-runner context, the per-call state and its draft outcome.
+ */
+import type { AnyToolDefinition, ApprovalService, ContentBlock, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolErrorInfo, ToolExecution, ToolGuard } from '../contracts'
+import type { ResolvedToolSet } from '../executor'
+import type { FoundTool } from '../found-tool'
+import type { RepairModes } from '../repair'
+import type { ContentLimits } from '../content'
+import type { Listener } from '../chains'
+import type { AbortWatch } from '../abort-watch'
+import type { UnknownKeysMode } from '../unknown-keys'
+import type { Execution } from './execution'
+
+/** Scope-filtered listeners and guards for one scope, collected once per runner. */
+export interface StageHooks {
+  readonly pre: readonly Listener[]
+  readonly execute: readonly Listener[]
+  readonly post: readonly Listener[]
+  readonly result: readonly Listener[]
+  readonly progress: readonly Listener[]
+  readonly guards: readonly ToolGuard[]
+  readonly approval: ApprovalService | undefined
+}
+
+/** What the registry supplies to the stages. */
+export interface PipelineHost {
+  /** The executable definition for `name` in `scope` under `toolSet`, or the names a model may call instead. */
+  lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { readonly available: readonly string[] }
+  hooks(scope: Scope): StageHooks
+  readonly config: PipelineConfig
+  /** Reports a contained failure (a throwing `tools/result` listener, a log append). */
+  report(stage: string, error: unknown): void
+}
+
+/** Registry-level pipeline configuration (validated by the registry). */
+export interface PipelineConfig {
+  /** Raw argument strings longer than this many UTF-8 bytes are rejected before parsing. Default 1 MiB. */
+  readonly maxArgumentBytes: number
+  /** Opt-in schema-guided argument repair; all modes off by default. */
+  readonly repair: RepairModes
+  /** Model-facing content caps applied to rendered results (bug case B18: one huge result must not flood the context). */
+  readonly contentLimits: ContentLimits
+  /** Whether input schemas that say nothing about extra keys are closed at registration. */
+  readonly unknownKeys: UnknownKeysMode
+  /** Minimum spacing of two `tools/progress` events of one call, in ms (`0`: no throttling). Default 100. */
+  readonly progressIntervalMs: number
+}
+
+/** The per-runner context every stage sees. */
+export interface RunContext {
+  readonly host: PipelineHost
+  readonly hooks: StageHooks
+  readonly scope: Scope
+  readonly agent: Agent | undefined
+  readonly log: SessionLog | undefined
+  readonly toolSet: ResolvedToolSet | undefined
+  readonly signal: AbortSignal
+  /** `signal.aborted` for the per-call checks, a plain field while the runner's batch runs (`abort-watch.ts`). */
+  readonly abort: AbortWatch
+  readonly parent: ToolExecution | undefined
+  readonly batchId: string | undefined
+  readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
+  readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
+}
+
+/** A failure before an execution view existed, or at any later stage. */
+interface Failure {
+  readonly message: string
+  readonly info: ToolErrorInfo
+}
+
+/** The per-call state the stages pass along. */
+export interface CallState {
+  readonly index: number
+  readonly call: RawToolCall
+  /** `finalizeContent` snapshotted at prepare. */
+  finalize: AnyToolDefinition['finalizeContent'] | undefined
+  /** The resolved tool once prepare found it: its definition, its arguments' JSON Schema and its validators. */
+  tool: FoundTool | undefined
+  exec: Execution | undefined
+  parallel: boolean
+  /** Set once the call reached stage 2 (post-execute runs for it). */
+  reachedPolicy: boolean
+  /** Set by the runner once the call's dispatch stage ended (or the call never needed one). */
+  dispatched: boolean
+  repairs: readonly string[] | undefined
+  draft: Draft | undefined
+}
+
+/** A draft outcome. */
+export type Draft =
+  | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
+  | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
