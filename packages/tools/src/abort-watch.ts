@@ -22,11 +22,27 @@
  *
  * The listener costs more than a few reads (adding and removing one on a Node `AbortSignal` is
  * ~1.5–5 µs, against ~0.1–0.2 µs of reads per call), so the runner watches only a batch of at
- * least {@link WATCH_MIN_CALLS} calls; a smaller one reads the signal at each check.
+ * least {@link WATCH_MIN_CALLS} calls; a smaller one reads the signal at each check. A large
+ * batch that came without a signal gets one from {@link ownBatchSignal}, which needs no listener
+ * at all (with one on the signal, a 1,000-call batch ran 3–8 % slower in CPU time).
  */
 
 /** The smallest `submitAll` batch whose caller signal is watched; smaller batches read the signal. */
 export const WATCH_MIN_CALLS = 32
+
+/** Signals of {@link ownBatchSignal}: nobody holds their controller, so they never abort. */
+const UNABORTABLE = new WeakSet<AbortSignal>()
+
+/**
+ * A fresh signal for a batch that came without one and will be watched (a batch of
+ * {@link WATCH_MIN_CALLS} calls or more): fresh per batch, not shared, because bodies may leave
+ * listeners on `exec.signal`. Nobody can abort it, so {@link AbortWatch.watch} adds no listener.
+ */
+export function ownBatchSignal(): AbortSignal {
+  const signal = new AbortController().signal
+  UNABORTABLE.add(signal)
+  return signal
+}
 
 /** Mirrors one signal's `aborted` state in a field between {@link AbortWatch.watch} and {@link AbortWatch.unwatch}. */
 export class AbortWatch {
@@ -50,7 +66,7 @@ export class AbortWatch {
   watch(): void {
     if (this.watching) return
     const aborted = this.signal.aborted
-    if (!aborted) {
+    if (!aborted && !UNABORTABLE.has(this.signal)) {
       this.signal.addEventListener('abort', this.onAbort, { once: true })
       this.listening = true
     }

@@ -25,6 +25,7 @@ import { checkSchema } from './json-schema'
 import { FoundTool } from './found-tool'
 import { deepFreeze } from './json'
 import { createRunner } from './batch'
+import { ownBatchSignal, WATCH_MIN_CALLS } from './abort-watch'
 import { emitScoped, isWithin, scopeChain, scopeOf } from './scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { DEFAULT_CONTENT_LIMITS, type ContentLimits } from './content'
@@ -862,7 +863,8 @@ export class ToolRegistry extends Service {
       calls: batch.calls,
       scope,
       batchId: `batch-${++self._batchSeq}`,
-      signal: batch.signal ?? new AbortController().signal,
+      // A batch that will watch its signal gets one that needs no listener (see `ownBatchSignal`).
+      signal: batch.signal ?? (batch.calls.length >= WATCH_MIN_CALLS ? ownBatchSignal() : new AbortController().signal),
       pipeline: self.pipeline,
       definitions: () => (visible ??= self._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineTool, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { AbortWatch, WATCH_MIN_CALLS } from '../src/abort-watch'
+import { AbortWatch, ownBatchSignal, WATCH_MIN_CALLS } from '../src/abort-watch'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -44,6 +44,16 @@ describe('AbortWatch', () => {
     expect(watch.isAborted).toBe(true)
     expect(abortListenerCount(controller.signal)).toBe(0)
     watch.unwatch()
+  })
+
+  test("the registry's own signal for a large batch is watched without a listener", () => {
+    const signal = ownBatchSignal()
+    const watch = new AbortWatch(signal)
+    watch.watch()
+    expect(watch.isAborted).toBe(false)
+    expect(abortListenerCount(signal)).toBe(0)
+    watch.unwatch()
+    expect(abortListenerCount(signal)).toBe(0)
   })
 
   test('unwatched, a later abort is seen through the signal', () => {
@@ -110,6 +120,29 @@ describe('a batch with the watch', () => {
     const late = await h.execute(batch('late-'), { signal: controller.signal })
     expect(codes(late)).toEqual(Array.from({ length: WATCH_MIN_CALLS }, () => 'ABORTED_BEFORE_DISPATCH'))
     expect(abortListenerCount(controller.signal)).toBe(0)
+  })
+
+  test.each([WATCH_MIN_CALLS, 3])('a batch of %i calls without a caller signal: bodies see a fresh signal with no listener on it', async (n) => {
+    h = await createHarness()
+    const seen: { listeners: number; signal: AbortSignal }[] = []
+    h.ctx.tools.register(
+      defineTool({
+        name: 'look',
+        description: 'Counts the listeners on its signal.',
+        parameters: {},
+        output: { schema: { type: 'integer' }, render: (_args, value) => [{ type: 'text', text: String(value) }] },
+        execute(_args, exec) {
+          seen.push({ listeners: abortListenerCount(exec.signal), signal: exec.signal })
+          return seen.length
+        },
+      }),
+    )
+    await h.execute(Array.from({ length: n }, (_, i) => call('look', {}, `l${i}`)))
+    await h.execute([call('look', {}, 'next')])
+    expect(seen.slice(0, n).map((s) => s.listeners)).toEqual(Array.from({ length: n }, () => 0))
+    expect(new Set(seen.slice(0, n).map((s) => s.signal)).size).toBe(1)
+    expect(seen[n]!.signal).not.toBe(seen[0]!.signal)
+    expect(seen.every((s) => !s.signal.aborted)).toBe(true)
   })
 
   test('a calls array whose reading throws rejects the batch and leaves no listener', async () => {
