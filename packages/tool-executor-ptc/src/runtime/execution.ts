@@ -11,7 +11,7 @@ import { renderValue } from '../render'
 import type { EntryMonitor } from './entry-monitor'
 import { accessor, clip, safeString, type GuestRejection, type HostLink, type HostReply } from './host-call'
 import { parseQueuedCalls } from './call-queue'
-import { rawCalls, type RawCalls } from './raw-calls'
+import { rawCalls, type RawCalls, type RawText } from './raw-calls'
 import { takeContext, type ModulePool, type SandboxModule } from './module-pool'
 import type { RunError, RunInput, RunOutput } from './types'
 import { runGuarded, WatchdogTimeout } from './watchdog'
@@ -437,7 +437,7 @@ export class Execution {
   }
 
   /** `fn()` in the sandbox, its result read as text (`String(result)`), or the exception it threw. */
-  private callForText(fn: QuickJSHandle): { readonly text: string } | { readonly error: QuickJSHandle } {
+  private callForText(fn: QuickJSHandle): RawText {
     if (this.raw !== undefined) return this.raw.callForText(fn)
     const ctx = this.ctx as QuickJSContext
     const called = ctx.callFunction(fn, ctx.undefined)
