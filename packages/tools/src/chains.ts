@@ -110,6 +110,39 @@ class Chain {
   }
 }
 
+/**
+ * A stage around a {@link runOnce} chain: `answered(state, run, decision)` gets the chain's
+ * decision — at once when no listener waited, else when its promise settles — and
+ * `failed(state, error)` a listener's synchronous throw or rejection. Used by stage 2
+ * (`tools/pre-execute`) and stage 4 (`tools/post-execute`) of the pipeline.
+ *
+ * @returns what `answered` returns when the chain was synchronous (`undefined` after `failed`),
+ *   else a promise of the stage's end. Never throws or rejects unless `answered` or `failed` do.
+ */
+export function runOnceStage<S, R>(
+  listeners: readonly Listener[],
+  args: readonly [unknown] | readonly [unknown, unknown],
+  inner: unknown,
+  innerPromise: Promise<unknown>,
+  state: S,
+  run: R,
+  answered: (state: S, run: R, decision: unknown) => void | Promise<void>,
+  failed: (state: S, error: unknown) => void,
+): void | Promise<void> {
+  let raw: unknown
+  try {
+    raw = runOnce(listeners, args, inner, innerPromise)
+  } catch (error) {
+    failed(state, error)
+    return
+  }
+  if (!isThenable(raw)) return answered(state, run, raw)
+  return Promise.resolve(raw).then(
+    (decision) => answered(state, run, decision),
+    (error: unknown) => failed(state, error),
+  )
+}
+
 const NO_SECOND: unique symbol = Symbol('no second argument')
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { PolicyDecision } from '../contracts'
 import { describeThrown, messages } from '../errors'
-import { isThenable, runOnce } from '../chains'
+import { isThenable, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
 import type { CallState, RunContext } from './types'
 
@@ -29,15 +29,7 @@ export function policy(state: CallState, run: RunContext): void | Promise<void> 
   const exec = state.exec!
   state.reachedPolicy = true
   if (run.hooks.pre.length === 0) return decide(state, run, ALLOW)
-  let raw: unknown
-  try {
-    raw = runOnce(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE)
-  } catch (error) {
-    preExecuteFailed(state, error)
-    return
-  }
-  if (!isThenable(raw)) return decide(state, run, raw)
-  return Promise.resolve(raw).then((decision) => decide(state, run, decision), (error: unknown) => preExecuteFailed(state, error))
+  return runOnceStage(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE, state, run, decide, preExecuteFailed)
 }
 
 /** A `tools/pre-execute` listener threw or rejected: the call fails closed. */

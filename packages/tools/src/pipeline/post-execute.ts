@@ -5,7 +5,7 @@
 import type { ContentBlock, DraftResult, PostDecision, ToolErrorInfo } from '../contracts'
 import { describeThrown, messages } from '../errors'
 import { capContent, type ContentLimits } from '../content'
-import { isThenable, runOnce } from '../chains'
+import { runOnceStage } from '../chains'
 import { capMessage } from '../limits'
 import { describeValue, failFromInfo, policyError, policyInfo } from './drafts'
 import { freezeContent, freezeContext, isContent, isContext } from './frozen-content'
@@ -58,15 +58,7 @@ function blockDraft(tool: string, feedback: string | readonly ContentBlock[], in
 export function postExecute(state: CallState, run: RunContext): void | Promise<void> {
   if (!state.reachedPolicy || run.hooks.post.length === 0) return
   const exec = state.exec!
-  let raw: unknown
-  try {
-    raw = runOnce(run.hooks.post, [exec, toDraftResult(state.draft!)], ACCEPT, ACCEPT_PROMISE)
-  } catch (error) {
-    postExecuteFailed(state, error)
-    return
-  }
-  if (!isThenable(raw)) return applyPost(state, run, raw)
-  return Promise.resolve(raw).then((decision) => applyPost(state, run, decision), (error: unknown) => postExecuteFailed(state, error))
+  return runOnceStage(run.hooks.post, [exec, toDraftResult(state.draft!)], ACCEPT, ACCEPT_PROMISE, state, run, applyPost, postExecuteFailed)
 }
 
 /** A `tools/post-execute` listener threw or rejected: the result is blocked. */
