@@ -5,14 +5,18 @@
  * `getValidator` is keyed by schema object in a `WeakMap`, ~20 ns a lookup); a definition an
  * executor supplies per call (`RunnerOptions.local`) gets a fresh one per call.
  */
-import type { AnyToolDefinition, JsonSchemaNode } from './contracts'
+import type { AnyToolDefinition, JsonSchemaNode, ToolResultMeta } from './contracts'
 import { getValidator, type Validator } from './json-schema'
+
+/** `{ toolName }` metadata shared by every result of a definition that records nothing else. */
+const plainMetas = new WeakMap<AnyToolDefinition, ToolResultMeta>()
 
 /** One registration's (or executor-local definition's) resolved tool; see the module comment. */
 export class FoundTool {
   #arguments: Validator | undefined
   /** `null`: the output schema admits any JSON value, so output validation is skipped. */
   #output: Validator | null | undefined
+  #plainMeta: ToolResultMeta | undefined
 
   constructor(
     readonly definition: AnyToolDefinition,
@@ -31,6 +35,21 @@ export class FoundTool {
       this.#output = isUnconstrained(schema) ? null : getValidator(schema)
     }
     return this.#output
+  }
+
+  /**
+   * The frozen `{ toolName }` metadata of a result that records nothing else: one object per
+   * definition (kept here after the first result, so a call pays a field read, not a `WeakMap` lookup).
+   */
+  plainMeta(): ToolResultMeta {
+    let meta = this.#plainMeta
+    if (meta === undefined) {
+      const definition = this.definition
+      meta = plainMetas.get(definition)
+      if (meta === undefined) plainMetas.set(definition, (meta = Object.freeze({ toolName: definition.name })))
+      this.#plainMeta = meta
+    }
+    return meta
   }
 }
 

@@ -2,7 +2,7 @@
  * Stage 5 — finalize (internal): the definition's `finalizeContent`, then the frozen result
  * with its metadata.
  */
-import type { AnyToolDefinition, JsonValue, ToolResult, ToolResultMeta } from '../contracts'
+import type { JsonValue, ToolResult, ToolResultMeta } from '../contracts'
 import { describeThrown, messages } from '../errors'
 import { snapshotJson } from '../json'
 import { describeValue, fail } from './drafts'
@@ -46,12 +46,10 @@ export function finalize(state: CallState): ToolResult {
   return Object.freeze(result) as unknown as ToolResult
 }
 
-/** `{ toolName }` metadata shared by every result of a definition that records nothing else. */
-const plainMeta = new WeakMap<AnyToolDefinition, ToolResultMeta>()
-
 function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined {
-  const definition = state.tool?.definition
-  if (definition === undefined) return undefined
+  const tool = state.tool
+  if (tool === undefined) return undefined
+  const definition = tool.definition
   let presentation: JsonValue | undefined
   if (!draft.isError && definition.output.presentationMeta !== undefined && state.exec !== undefined) {
     try {
@@ -67,9 +65,7 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
   const annotations = state.exec?.annotations
   if (presentation === undefined && state.repairs === undefined && annotations === undefined) {
     // The common case: only the tool name, one frozen object per definition.
-    let plain = plainMeta.get(definition)
-    if (plain === undefined) plainMeta.set(definition, (plain = Object.freeze({ toolName: definition.name })))
-    return plain
+    return tool.plainMeta()
   }
   // Assigned rather than spread (same keys, same order): see `shallowCopy`.
   const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>> } = { toolName: definition.name }
