@@ -27,18 +27,8 @@ export function freezeContext(context: ResultContext): ResultContext {
   return Object.freeze({ source: context.source, content: freezeContent(context.content) })
 }
 
-/** `content` itself when it and its blocks are frozen already, else {@link copyContent}. */
 export function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
   if (Object.isFrozen(content) && content.every((b) => Object.isFrozen(b))) return content
-  return copyContent(content)
-}
-
-/**
- * A frozen copy of `content`, block by block (see {@link frozenBlock}), without first asking
- * whether it is frozen already: for what a `render` just built, which almost never is (the
- * question, a C++ builtin, cost ~160 instructions per call; a frozen constant is copied too).
- */
-export function copyContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
   const out = new Array<ContentBlock>(content.length)
   for (let i = 0; i < content.length; i++) out[i] = frozenBlock(content[i]!)
   return Object.freeze(out)
