@@ -39,6 +39,9 @@ export class CallLink implements SdkAbortSignal {
   reason: unknown = undefined
   /** The SDK's abort listener (it adds exactly one per request). */
   private cancel: (() => void) | undefined = undefined
+  /** Neighbours in its signal's list of calls in flight (see {@link SignalWatch}). */
+  prev: CallLink | undefined = undefined
+  next: CallLink | undefined = undefined
 
   throwIfAborted(): void {
     if (this.aborted) throw this.reason
@@ -69,48 +72,86 @@ export class CallLink implements SdkAbortSignal {
   }
 }
 
-/** The links on one caller signal, and that signal's one abort listener. */
+/**
+ * The links on one caller signal, and that signal's one abort listener. The links form a
+ * doubly linked list through their `prev` / `next` fields: adding and removing one per call
+ * costs a few field writes, where a `Set` that goes from one entry to none and back on every
+ * sequential call keeps adding to its hash table and rehashing it in V8's C++ runtime.
+ */
 class SignalWatch {
-  readonly links = new Set<CallLink>()
+  /** The most recently linked call in flight; the list goes on through `next`. */
+  head: CallLink | undefined = undefined
+  size = 0
   /** The pending end-of-turn check that removes the listener when no call is left. */
   sweep: ReturnType<typeof setImmediate> | undefined = undefined
 
   constructor(readonly signal: AbortSignal) {}
 
+  add(link: CallLink): void {
+    const head = this.head
+    link.next = head
+    if (head !== undefined) head.prev = link
+    this.head = link
+    this.size++
+  }
+
+  /** Removes `link` if it is in this list; returns whether it was. */
+  remove(link: CallLink): boolean {
+    const { prev, next } = link
+    if (prev === undefined && this.head !== link) return false
+    if (prev === undefined) this.head = next
+    else prev.next = next
+    if (next !== undefined) next.prev = prev
+    link.prev = undefined
+    link.next = undefined
+    this.size--
+    return true
+  }
+
   /** `abort` on the caller signal: cancels every call linked to it. */
   handleEvent(): void {
     const reason: unknown = this.signal.reason
-    for (const link of [...this.links]) link.abort(reason)
+    const links: CallLink[] = []
+    for (let link = this.head; link !== undefined; link = link.next) links.push(link)
+    for (const link of links) link.abort(reason)
   }
 }
 
 /** The cancellation links of one server connection (see the module comment). */
 export class CallLinks {
   private readonly watches = new Map<AbortSignal, SignalWatch>()
+  /** The watch of the last call linked (the common case: every call of a batch on one signal), or `undefined` once swept. */
+  private last: SignalWatch | undefined = undefined
 
   /** A link for a call on `caller` (which must not be aborted yet). */
   link(caller: AbortSignal): CallLink {
-    let watch = this.watches.get(caller)
-    if (watch === undefined) {
-      watch = new SignalWatch(caller)
-      caller.addEventListener('abort', watch)
-      this.watches.set(caller, watch)
+    let watch = this.last
+    if (watch === undefined || watch.signal !== caller) {
+      watch = this.watches.get(caller)
+      if (watch === undefined) {
+        watch = new SignalWatch(caller)
+        caller.addEventListener('abort', watch)
+        this.watches.set(caller, watch)
+      }
+      this.last = watch
     }
     const link = new CallLink()
-    watch.links.add(link)
+    watch.add(link)
     return link
   }
 
   /** The call of `link` on `caller` settled: unlinks it; the signal's listener goes on the next turn if no call is left on it. */
   unlink(caller: AbortSignal, link: CallLink): void {
     link.release()
-    const watch = this.watches.get(caller)
-    if (watch === undefined || !watch.links.delete(link) || watch.links.size > 0 || watch.sweep !== undefined) return
+    const last = this.last
+    const watch = last !== undefined && last.signal === caller ? last : this.watches.get(caller)
+    if (watch === undefined || !watch.remove(link) || watch.size > 0 || watch.sweep !== undefined) return
     watch.sweep = setImmediate(() => {
       watch.sweep = undefined
-      if (watch.links.size > 0) return
+      if (watch.size > 0) return
       caller.removeEventListener('abort', watch)
       this.watches.delete(caller)
+      if (this.last === watch) this.last = undefined
     })
   }
 }

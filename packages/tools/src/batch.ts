@@ -96,16 +96,20 @@ class Pool {
   /**
    * `true` when the call may start now, `false` when `signal` has aborted; `undefined` when it
    * waits: the constructor's `admitted` callback then gets `true` once it may start (see the
-   * class comment), or `false` if `signal` aborts first. Starts are serialised by the caller
-   * (one waiting call at a time).
+   * class comment), or `false` if `signal` aborts first (also when it aborted and the pool's
+   * listener has not run yet: a caller inside an earlier `abort` listener). Starts are serialised
+   * by the caller (one waiting call at a time).
    */
   acquire(parallel: boolean, signal: AbortSignal): boolean | undefined {
     if (this.fits(parallel)) {
       this.take(parallel)
       return true
     }
-    if (signal.aborted) return false
+    // With the pool's listener already on `signal`, its state needs no read (Node's getter): had
+    // it aborted, the listener would have cleared `watched`, or — while the event is still being
+    // dispatched to earlier listeners — it will turn this waiter away, as a `false` here would.
     if (this.watched !== signal) {
+      if (signal.aborted) return false
       this.unwatch()
       signal.addEventListener('abort', this.onAbort, { once: true })
       this.watched = signal

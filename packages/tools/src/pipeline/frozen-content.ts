@@ -28,10 +28,16 @@ export function freezeContext(context: ResultContext): ResultContext {
 }
 
 export function freezeContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
-  if (Object.isFrozen(content) && content.every((b) => Object.isFrozen(b))) return content
+  if (Object.isFrozen(content) && everyFrozen(content)) return content
   const out = new Array<ContentBlock>(content.length)
   for (let i = 0; i < content.length; i++) out[i] = frozenBlock(content[i]!)
   return Object.freeze(out)
+}
+
+/** Whether every block is frozen (a plain loop: no callback closure per call, as `every` needs). */
+function everyFrozen(content: readonly ContentBlock[]): boolean {
+  for (let i = 0; i < content.length; i++) if (!Object.isFrozen(content[i])) return false
+  return true
 }
 
 /**

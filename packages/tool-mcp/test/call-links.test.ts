@@ -1,0 +1,57 @@
+import { getEventListeners } from 'node:events'
+import { describe, expect, it } from 'vitest'
+import { CallLinks } from '../src/call'
+
+/** Links a call on `signal` and records, in `cancelled`, when the SDK's listener on it runs. */
+function linkCall(links: CallLinks, signal: AbortSignal, name: string, cancelled: string[]) {
+  const link = links.link(signal)
+  link.asSignal().addEventListener('abort', () => cancelled.push(name))
+  return link
+}
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+describe('CallLinks', () => {
+  it('cancels exactly the calls still in flight on the aborted signal, each once, with its reason', () => {
+    const links = new CallLinks()
+    const controller = new AbortController()
+    const other = new AbortController()
+    const cancelled: string[] = []
+    const a = linkCall(links, controller.signal, 'a', cancelled)
+    const b = linkCall(links, controller.signal, 'b', cancelled)
+    const c = linkCall(links, controller.signal, 'c', cancelled)
+    const d = linkCall(links, controller.signal, 'd', cancelled)
+    const x = linkCall(links, other.signal, 'x', cancelled)
+    links.unlink(controller.signal, b)
+    links.unlink(controller.signal, d)
+    links.unlink(controller.signal, d)
+    controller.abort('stop')
+    expect(cancelled.sort()).toEqual(['a', 'c'])
+    expect([a.aborted, b.aborted, c.aborted, d.aborted, x.aborted]).toEqual([true, false, true, false, false])
+    expect(a.reason).toBe('stop')
+    expect(() => c.throwIfAborted()).toThrow('stop')
+    a.abort('again')
+    expect(cancelled.sort()).toEqual(['a', 'c'])
+    expect(a.reason).toBe('stop')
+  })
+
+  it('keeps one listener per signal while calls are in flight and removes it a turn after the last one settles', async () => {
+    const links = new CallLinks()
+    const controller = new AbortController()
+    const cancelled: string[] = []
+    for (let i = 0; i < 3; i++) links.unlink(controller.signal, linkCall(links, controller.signal, `seq${i}`, cancelled))
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+    await turn()
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+    // A call linked again after the sweep gets a listener again and is cancelled by an abort.
+    const late = linkCall(links, controller.signal, 'late', cancelled)
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+    const early = linkCall(links, controller.signal, 'early', cancelled)
+    links.unlink(controller.signal, late)
+    await turn()
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1)
+    controller.abort('bye')
+    expect(cancelled).toEqual(['early'])
+    expect(early.reason).toBe('bye')
+  })
+})
