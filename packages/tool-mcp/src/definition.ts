@@ -97,13 +97,11 @@ const prepared = new WeakMap<symbol, readonly ContentBlock[]>()
 const always = (): boolean => true
 
 /**
- * The default rendering (`renderJsonValue`: a text value is its own block), frozen here: the
- * pipeline keeps frozen content as it is instead of copying the array and the block.
+ * The default rendering (`renderJsonValue`: a text value is its own block), left unfrozen: the
+ * pipeline takes a frozen copy of what a render returns without asking whether it is frozen.
  */
-function renderFrozen(_args: JsonObject, value: JsonValue): readonly ContentBlock[] {
-  const content = renderJsonValue(value)
-  for (const block of content) Object.freeze(block)
-  return Object.freeze(content)
+function render(_args: JsonObject, value: JsonValue): readonly ContentBlock[] {
+  return renderJsonValue(value)
 }
 const NO_BLOCKS: readonly McpContentBlock[] = Object.freeze([])
 
@@ -161,7 +159,7 @@ export function toDefinition(server: ResolvedServerConfig, name: string, tool: T
     name,
     description: tool.description ?? '',
     parameters: tool.inputSchema as JsonSchemaNode,
-    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render: renderFrozen }),
+    output: Object.freeze({ schema: (tool.outputSchema as JsonSchemaNode | undefined) ?? Object.freeze({}), render }),
     execute(args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
       return call(target, args, exec)
     },

@@ -9,7 +9,7 @@ import { walkJson } from '../json-walk'
 import { formatIssues } from '../json-schema'
 import { capContent } from '../content'
 import { describeProblem, fail } from './drafts'
-import { freezeContent, isContent } from './frozen-content'
+import { copyContent, isContent } from './frozen-content'
 import type { CallState, Draft, RunContext } from './types'
 
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
@@ -58,5 +58,5 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
     return fail('TOOL_FAILED', messages.renderFailed(name, describeThrown(error)))
   }
   if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
-  return { isError: false, value: frozen, content: freezeContent(capContent(content, run.host.config.contentLimits)) }
+  return { isError: false, value: frozen, content: copyContent(capContent(content, run.host.config.contentLimits)) }
 }
