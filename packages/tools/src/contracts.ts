@@ -169,7 +169,9 @@ export interface PresentableResult {
 
 /**
  * The output declaration of a tool: the canonical value's schema and how it renders for the
- * model. `render` must be pure.
+ * model. `render` must be pure. The pipeline takes a frozen copy of the blocks `render` (or
+ * `projectContent`) returns, block by block, at dispatch — frozen or not, the returned objects
+ * are never frozen in place or kept, so a later change to them does not reach the result.
  */
 export interface ToolOutput<Args, Value extends JsonValue> {
   readonly schema: JsonSchemaNode
@@ -218,7 +220,7 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
    * that is not content, or a throw, turns the outcome into `TOOL_FAILED`.
    */
   finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[] | undefined
-  /** Installs execution-prepared content in place of `render` (before post-execute). */
+  /** Installs execution-prepared content in place of `render` (before post-execute); copied like `render`'s (see {@link ToolOutput}). */
   projectContent?(args: Args, value: Value, exec: ToolExecution): readonly ContentBlock[] | undefined
   /** Requests deferred loading on providers that support it; preserved through projection. */
   readonly deferLoading?: boolean
