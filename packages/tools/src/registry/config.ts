@@ -1,0 +1,35 @@
+/**
+ * The registry's configuration check (the plugin's config, {@link ToolRegistryConfig}): each
+ * field validated with its `RangeError` text, defaults applied, the result frozen as the
+ * pipeline's configuration.
+ */
+import { DEFAULT_CONTENT_LIMITS } from '../content'
+import { DEFAULT_PROGRESS_INTERVAL_MS } from '../progress'
+import type { PipelineConfig } from '../pipeline'
+import type { ToolRegistryConfig } from './types'
+
+/** The platform's timer limit in ms (setTimeout clamps above it). */
+export const MAX_TIMER_MS = 2_147_483_647
+
+export function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig {
+  const maxArgumentBytes = config?.maxArgumentBytes ?? 1_048_576
+  if (!Number.isInteger(maxArgumentBytes) || maxArgumentBytes < 2) {
+    throw new RangeError(`tools config: maxArgumentBytes must be an integer of at least 2 bytes, got ${String(maxArgumentBytes)}`)
+  }
+  const limits = { ...DEFAULT_CONTENT_LIMITS, ...config?.contentLimits }
+  for (const key of ['maxChars', 'maxLines'] as const) {
+    const v = limits[key]
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`tools config: contentLimits.${key} must be a non-negative integer (0 disables it), got ${String(v)}`)
+  }
+  const repair = { ...config?.repair }
+  for (const [key, v] of Object.entries(repair)) {
+    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${String(v)}`)
+  }
+  const unknownKeys = config?.unknownKeys ?? 'allow'
+  if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${JSON.stringify(unknownKeys) ?? String(unknownKeys)}`)
+  const progressIntervalMs = config?.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS
+  if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
+    throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${String(progressIntervalMs)}`)
+  }
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys, progressIntervalMs })
+}

@@ -1,0 +1,643 @@
+/**
+ * The `ToolRegistry` class (docs/design.md, "Scopes" and "The registry"): its state (layers by
+ * scope, the visible-set cache, cordis' listener table, the pipeline host), registration,
+ * restrictions, guards, listeners, approvals, executor mounts, `resolve`, inspection, the
+ * execution lookup and hooks, `describe` and `execute`.
+ */
+import { Context, Service, symbols } from 'cordis'
+import type {
+  ActivationInput,
+  Agent,
+  AnyToolDefinition,
+  ApprovalService,
+  Scope,
+  ToolGuard,
+  ToolResult,
+  ToolSchema,
+} from '../contracts'
+import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from '../executor'
+import type { ToolBatchEvent, ToolChange, ToolEvents } from '../events'
+import { NoExecutorError, ToolActivationError, ToolRegistrationError } from '../errors'
+import { FoundTool } from '../found-tool'
+import { createRunner } from '../batch'
+import { ownBatchSignal, WATCH_MIN_CALLS } from '../abort-watch'
+import { emitScoped, isWithin, scopeChain, scopeOf } from '../scope'
+import type { Listener, PipelineConfig, PipelineHost, StageHooks } from '../pipeline'
+import '../events'
+import type { Disposer, RegisterOptions, ResolveInput, ScopeRef, ToolFilter, ToolGroup, ToolRegistryConfig } from './types'
+import { maskOf, type Layer, type Mask, type Registration, type Visible } from './layers'
+import { NON_ASCII, type toolNameProblem } from './names'
+import { validateConfig } from './config'
+import { validateDefinition } from './definition'
+import { addListener, type EventHooks } from './event-hooks'
+import { fiberName, isAgent, serviceOf } from './caller'
+import { ToolSet } from './tool-set'
+
+const NEVER_ABORTED = new AbortController().signal
+
+/**
+ * The tool registry (`ctx.tools`). Mount it with `ctx.plugin(ToolRegistry, config?)`.
+ *
+ * Errors: registration-time problems throw {@link ToolRegistrationError} (naming the tool and
+ * the JSON pointer); `resolve` rejects with {@link ToolActivationError}
+ * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
+ * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
+ * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
+ * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field.
+ */
+export class ToolRegistry extends Service {
+  /** The root context the service was created on (the tracked `ctx` is the caller's). */
+  protected readonly _root: Context
+  protected readonly _layers = new Map<Scope, Layer>()
+  protected readonly _visible = new WeakMap<Scope, Visible>()
+  protected _version = 0
+  protected _seq = 0
+  protected _batchSeq = 0
+  /**
+   * cordis' listener table (`_hooks` of the events service: one object for the context's
+   * lifetime, its lists changed in place), read once: every `ctx.events` access builds a
+   * tracing proxy.
+   */
+  protected readonly _eventHooks: EventHooks
+  protected readonly _config: PipelineConfig
+  protected readonly _host: PipelineHost
+  /** The shared pipeline handed to executors. */
+  readonly pipeline: ToolPipeline
+
+  constructor(ctx: Context, config?: ToolRegistryConfig) {
+    super(ctx, 'tools')
+    // Methods reached through cordis' per-caller proxy (`ctx.tools.x`) run with the proxy as
+    // `this`, whose `ctx` is the caller's context. Without `noShadow` (what cordis' own services
+    // set) every such access also built a shadow context (`ctx.extend`) and two more proxies,
+    // for the same `this.ctx`: about 4 % of a one-call step's instructions.
+    ;(this as unknown as { readonly [key: symbol]: { noShadow?: boolean } })[symbols.tracker]!.noShadow = true
+    this._root = ctx
+    this._eventHooks = ctx.events._hooks as EventHooks
+    this._config = validateConfig(config)
+    const self = this
+    this._host = {
+      config: this._config,
+      lookup: (name, scope, toolSet) => self._lookup(name, scope, toolSet),
+      hooks: (scope) => self._hooks(scope),
+      report: (stage, error) => {
+        try {
+          self._root.logger('tools').warn(`${stage} failed: %s`, error instanceof Error ? error.stack ?? error.message : String(error))
+        } catch {
+          // Reporting must never disturb a batch.
+        }
+      },
+    }
+    this.pipeline = Object.freeze({
+      runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }) => self._runBatch(batch, options),
+      createRunner: (options: RunnerOptions): CallRunner => createRunner(self._host, options),
+    })
+  }
+
+  /** The pipeline configuration in force (validated, frozen). */
+  get config(): PipelineConfig {
+    return this._config
+  }
+
+  // ---------------------------------------------------------------- layers and visibility
+
+  protected _layer(scope: Scope): Layer {
+    let layer = this._layers.get(scope)
+    if (layer === undefined) {
+      layer = { byName: new Map(), masks: [], guards: [], executors: [], approvals: [] }
+      this._layers.set(scope, layer)
+    }
+    return layer
+  }
+
+  protected _scope(ref?: ScopeRef): Scope {
+    if (ref === undefined) return scopeOf(this.ctx)
+    if (Context.is(ref)) return scopeOf(ref)
+    return isAgent(ref) ? ref.scope : ref
+  }
+
+  /** The registrations `scope` sees, nearest layer first on a clash, in registration order. Cached per version. */
+  protected _visibleFor(scope: Scope): Visible {
+    const cached = this._visible.get(scope)
+    if (cached !== undefined && cached.version === this._version) return cached
+    const chain = scopeChain(scope)
+    const byName = new Map<string, Registration>()
+    const masksBelow: Mask[] = []
+    for (const s of chain) {
+      const layer = this._layers.get(s)
+      if (layer !== undefined) {
+        for (const reg of layer.byName.values()) {
+          if (byName.has(reg.definition.name)) continue
+          let admitted = true
+          for (const mask of masksBelow) {
+            let ok: boolean
+            try {
+              ok = mask(reg.definition.name, reg.definition) === true
+            } catch (error) {
+              // A throwing restriction masks the tool (fail closed) and is reported.
+              this._host.report(`restrict() predicate on "${reg.definition.name}"`, error)
+              ok = false
+            }
+            if (!ok) {
+              admitted = false
+              break
+            }
+          }
+          if (admitted) byName.set(reg.definition.name, reg)
+        }
+        masksBelow.push(...layer.masks)
+      }
+    }
+    const list = [...byName.values()].sort((a, b) => a.seq - b.seq)
+    const visible: Visible = { version: this._version, list, byName }
+    this._visible.set(scope, visible)
+    return visible
+  }
+
+  protected _emitChange(change: ToolChange): void {
+    this._root.emit('tools/change', change)
+  }
+
+  // ---------------------------------------------------------------- registration
+
+  /**
+   * Registers a tool in the caller's scope; disposed with the caller's fiber.
+   *
+   * @throws ToolRegistrationError for an invalid name (see {@link toolNameProblem}) or reserved
+   *   name, a duplicate name in the same scope (naming both owners — bug case B14), a schema ajv
+   *   cannot accept or one nested deeper than `MAX_JSON_DEPTH` (with the JSON pointer), a missing output declaration, an invalid `timeoutMs`, or a throwing
+   *   `tools/change` listener (the registration is rolled back).
+   */
+  register(definition: AnyToolDefinition, options?: RegisterOptions): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const schema = this._validateDefinition(definition)
+    const when = options?.when
+    if (when !== undefined && typeof when !== 'function') throw new ToolRegistrationError(`Cannot register tool "${definition.name}": options.when must be a function`, { toolName: definition.name })
+    const owner = fiberName(ctx)
+    const name = definition.name
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      const existing = layer.byName.get(name)
+      if (existing !== undefined) {
+        throw new ToolRegistrationError(
+          `Cannot register tool "${name}" in scope "${scope.id}": a tool of that name is already registered there by ${existing.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
+          { toolName: name },
+        )
+      }
+      const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: new FoundTool(definition, schema.parameters) }
+      layer.byName.set(name, reg)
+      this._version++
+      try {
+        this._emitChange({ type: 'register', scope, name })
+      } catch (error) {
+        layer.byName.delete(name)
+        this._version++
+        throw error
+      }
+      return () => {
+        if (layer.byName.get(name) !== reg) return
+        layer.byName.delete(name)
+        this._version++
+        try {
+          this._emitChange({ type: 'unregister', scope, name })
+        } catch (error) {
+          this._host.report('tools/change', error)
+        }
+      }
+    }, `ctx.tools.register(${JSON.stringify(name)})`) as Disposer
+  }
+
+  /**
+   * Registers `definitions` in the caller's scope as one group, with one `tools/change`
+   * `{ type: 'replace' }`; disposed with the caller's fiber. See {@link ToolGroup} for swaps.
+   *
+   * @throws ToolRegistrationError as {@link ToolGroup.replace} does; nothing is registered then.
+   */
+  registerGroup(definitions: readonly AnyToolDefinition[]): ToolGroup {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const owner = fiberName(ctx)
+    const self = serviceOf(this)
+    let current = new Map<string, Registration>()
+    let live = true
+    const swap = (next: readonly AnyToolDefinition[]): void => {
+      if (!Array.isArray(next)) throw new ToolRegistrationError('registerGroup() and replace() take an array of tool definitions')
+      const layer = self._layer(scope)
+      const prepared = new Map<string, Registration>()
+      for (const definition of next) {
+        const name = (definition as { name?: unknown } | null)?.name
+        const kept = typeof name === 'string' ? current.get(name) : undefined
+        if (kept !== undefined && kept.definition === definition && !prepared.has(name as string)) {
+          prepared.set(kept.definition.name, kept)
+          continue
+        }
+        const schema = self._validateDefinition(definition)
+        if (prepared.has(definition.name)) throw new ToolRegistrationError(`Cannot register tool "${definition.name}" in scope "${scope.id}": the group from ${owner} lists it twice`, { toolName: definition.name })
+        const other = layer.byName.get(definition.name)
+        if (other !== undefined && current.get(definition.name) !== other) {
+          throw new ToolRegistrationError(
+            `Cannot register tool "${definition.name}" in scope "${scope.id}": a tool of that name is already registered there by ${other.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
+            { toolName: definition.name },
+          )
+        }
+        const seq = kept?.seq ?? self._seq++
+        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: new FoundTool(definition, schema.parameters) })
+      }
+      const registered: string[] = []
+      const unregistered: string[] = []
+      for (const [name, reg] of current) if (prepared.get(name) !== reg) unregistered.push(name)
+      for (const [name, reg] of prepared) if (current.get(name) !== reg) registered.push(name)
+      if (registered.length === 0 && unregistered.length === 0) {
+        current = prepared
+        return
+      }
+      const install = (from: Map<string, Registration>, to: Map<string, Registration>): void => {
+        for (const [name, reg] of from) if (layer.byName.get(name) === reg) layer.byName.delete(name)
+        for (const [name, reg] of to) layer.byName.set(name, reg)
+        self._version++
+      }
+      install(current, prepared)
+      try {
+        self._emitChange({ type: 'replace', scope, registered, unregistered })
+      } catch (error) {
+        install(prepared, current)
+        throw error
+      }
+      current = prepared
+    }
+    const dispose = ctx.effect(() => {
+      swap(definitions)
+      return () => {
+        if (!live) return
+        live = false
+        try {
+          swap([])
+        } catch (error) {
+          self._host.report('tools/change', error)
+        }
+      }
+    }, `ctx.tools.registerGroup(${definitions.length} tools)`) as Disposer
+    return Object.freeze({
+      get names(): readonly string[] {
+        return Object.freeze([...current.keys()])
+      },
+      replace(next: readonly AnyToolDefinition[]): void {
+        if (!live) throw new ToolRegistrationError(`Cannot replace the tools of a disposed group (scope "${scope.id}", ${owner})`)
+        swap(next)
+      },
+      dispose,
+    })
+  }
+
+  protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
+    return validateDefinition(definition, this._config.unknownKeys)
+  }
+
+  /**
+   * Masks the tools the caller's scope inherits (docs/design.md, "Scopes"). Lifted when disposed.
+   *
+   * @throws ToolRegistrationError for a malformed filter or a throwing `tools/change` listener (rolled back).
+   */
+  restrict(filter: ToolFilter): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    const mask = maskOf(filter)
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      layer.masks.push(mask)
+      this._version++
+      try {
+        this._emitChange({ type: 'restrict', scope })
+      } catch (error) {
+        layer.masks.splice(layer.masks.indexOf(mask), 1)
+        this._version++
+        throw error
+      }
+      return () => {
+        const i = layer.masks.indexOf(mask)
+        if (i === -1) return
+        layer.masks.splice(i, 1)
+        this._version++
+        try {
+          this._emitChange({ type: 'unrestrict', scope })
+        } catch (error) {
+          this._host.report('tools/change', error)
+        }
+      }
+    }, 'ctx.tools.restrict()') as Disposer
+  }
+
+  /**
+   * Registers a monotonic synchronous guard for calls in the caller's scope and below. It runs
+   * after `tools/pre-execute`; a returned string denies (`TOOL_DENIED`) and nothing later can
+   * re-allow. A throwing guard denies too (fail closed).
+   *
+   * @throws ToolRegistrationError when `guard` is not a function.
+   */
+  guard(guard: ToolGuard): Disposer {
+    if (typeof guard !== 'function') throw new ToolRegistrationError('guard() takes a function (exec) => string | undefined')
+    return this._push(this.ctx, 'guards', guard, 'ctx.tools.guard()')
+  }
+
+  /**
+   * Registers a listener for one of the pipeline's events ({@link ToolEvents}): the same as
+   * `ctx.on(name, listener, { prepend })` — the listener joins cordis' own listener list for
+   * `name`, in registration order (first with `prepend`), is scope-filtered by the registering
+   * context, and is removed when that context's fiber is disposed or the returned disposer is
+   * called — but called without cordis' argument tracing. `ctx.on` wraps every listener in a
+   * proxy that re-traces `this` and each argument through the caller's context on every call
+   * (about 0.5 µs per listener call on Node 20, `docs/benchmarks.md`); the pipeline's arguments
+   * (`exec`, `next`, results, events) are not cordis contexts or services, so tracing changes
+   * nothing for them. Use it for listeners on the per-call path (`tools/pre-execute`,
+   * `tools/execute`, `tools/post-execute`, `tools/result`); the policy plugins of this project do.
+   *
+   * @param name one of the `tools/*` events of {@link ToolEvents}.
+   * @param options `prepend: true` (or `true`, as `ctx.on` takes it) puts the listener before the ones already registered.
+   * @returns a disposer that removes the listener (like the one `ctx.tools.guard` returns).
+   * @throws ToolRegistrationError when `name` is not a `tools/*` event or `listener` is not a function.
+   */
+  on<K extends keyof ToolEvents>(name: K, listener: ToolEvents[K], options: boolean | { readonly prepend?: boolean } = {}): Disposer {
+    return addListener(this.ctx, this._eventHooks, name, listener, options)
+  }
+
+  /**
+   * Provides the approval service consulted for `ask` decisions in the caller's scope and below
+   * (nearest wins). Without one, an `ask` denies the call (`TOOL_DENIED`); a rejected approval
+   * or a throwing `request` denies it too.
+   *
+   * @throws ToolRegistrationError when `service` is not an object with a `request` function.
+   */
+  approval(service: ApprovalService): Disposer {
+    if (service === null || typeof service !== 'object' || typeof service.request !== 'function') throw new ToolRegistrationError('approval() takes an object with request(request) => Promise<ApprovalDecision>')
+    return this._push(this.ctx, 'approvals', service, 'ctx.tools.approval()')
+  }
+
+  /**
+   * Mounts an executor in the caller's scope (docs/design.md, "The registry"). The nearest
+   * scope's executor serves a batch; mounting does not emit `tools/change`.
+   *
+   * @throws ToolRegistrationError when the scope already has an executor.
+   */
+  mount(executor: ToolExecutor): Disposer {
+    const ctx = this.ctx
+    const scope = scopeOf(ctx)
+    if (executor === null || typeof executor !== 'object' || typeof executor.describe !== 'function' || typeof executor.execute !== 'function') {
+      throw new ToolRegistrationError('mount() takes an executor { name, describe(input), execute(batch) }')
+    }
+    const existing = this._layers.get(scope)?.executors[0]
+    if (existing !== undefined) throw new ToolRegistrationError(`Cannot mount executor "${executor.name}" in scope "${scope.id}": executor "${existing.name}" is already mounted there`)
+    return ctx.effect(() => {
+      const layer = this._layer(scope)
+      if (layer.executors.length > 0) throw new ToolRegistrationError(`Cannot mount executor "${executor.name}" in scope "${scope.id}": executor "${layer.executors[0]!.name}" is already mounted there`)
+      layer.executors.push(executor)
+      return async () => {
+        const i = layer.executors.indexOf(executor)
+        if (i !== -1) layer.executors.splice(i, 1)
+        await executor.dispose?.()
+      }
+    }, `ctx.tools.mount(${JSON.stringify(executor.name)})`) as Disposer
+  }
+
+  protected _push<K extends 'guards' | 'approvals'>(ctx: Context, key: K, item: Layer[K][number], label: string): Disposer {
+    const scope = scopeOf(ctx)
+    return ctx.effect(() => {
+      const list = this._layer(scope)[key] as unknown[]
+      list.push(item)
+      return () => {
+        const i = list.indexOf(item)
+        if (i !== -1) list.splice(i, 1)
+      }
+    }, label) as Disposer
+  }
+
+  /** The executor serving `scope` (nearest mount), if any. */
+  executor(scope?: ScopeRef): ToolExecutor | undefined {
+    for (const s of scopeChain(this._scope(scope))) {
+      const e = this._layers.get(s)?.executors[0]
+      if (e !== undefined) return e
+    }
+    return undefined
+  }
+
+  // ---------------------------------------------------------------- resolution and inspection
+
+  /**
+   * Resolves the step's admitted tool set (docs/design.md, "The registry"): each visible
+   * conditional tool's `when` runs once, concurrently, with `{ agent, modelSelection, signal }`.
+   *
+   * @throws ToolActivationError (`TOOL_ACTIVATION_FAILED`) when a condition throws; the
+   *   signal's reason when it is aborted.
+   */
+  async resolve(input: ResolveInput = {}): Promise<ResolvedToolSet> {
+    const scope = input.agent?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
+    const signal = input.signal ?? NEVER_ABORTED
+    if (signal.aborted) throw signal.reason
+    const visible = self._visibleFor(scope)
+    const activation: ActivationInput = { signal, ...(input.agent === undefined ? {} : { agent: input.agent }), ...(input.modelSelection === undefined ? {} : { modelSelection: input.modelSelection }) }
+    const conditional = visible.list.filter((r) => r.when !== undefined)
+    const verdicts = await Promise.all(
+      conditional.map(async (reg) => {
+        try {
+          return { reg, ok: (await reg.when!(activation)) === true }
+        } catch (error) {
+          return { reg, error }
+        }
+      }),
+    )
+    if (signal.aborted) throw signal.reason
+    const rejected = new Set<Registration>()
+    for (const v of verdicts) {
+      if ('error' in v) throw new ToolActivationError(v.reg.definition.name, v.error)
+      if (!v.ok) rejected.add(v.reg)
+    }
+    // A set that admits every visible tool shares one read-only map per visible version
+    // instead of copying thousands of entries per step (docs/benchmarks.md, "Optimisations").
+    let pinned: ReadonlyMap<string, Registration>
+    if (rejected.size === 0) {
+      pinned = visible.allPinned ??= new Map(visible.list.map((reg) => [reg.definition.name, reg]))
+    } else {
+      const some = new Map<string, Registration>()
+      for (const reg of visible.list) if (!rejected.has(reg)) some.set(reg.definition.name, reg)
+      pinned = some
+    }
+    return new ToolSet(self, scope, pinned, input, visible)
+  }
+
+  /** @internal Whether `reg` is still the registration `scope` sees under its name. */
+  _isCurrent(scope: Scope, reg: Registration): boolean {
+    return this._visibleFor(scope).byName.get(reg.definition.name) === reg
+  }
+
+  protected _admitted(scope: Scope, toolSet: ResolvedToolSet | undefined, includeConditional: boolean): Registration[] {
+    if (toolSet !== undefined) {
+      const set = toolSet as ToolSet
+      if (set.disposed) return []
+      const visible = this._visibleFor(scope)
+      // Nothing changed since the set was resolved and it admitted everything: every pin is current.
+      if (set.visible === visible && set.pinned === visible.allPinned) return [...visible.list]
+      const current = visible.byName
+      return [...set.pinned.values()].filter((reg) => current.get(reg.definition.name) === reg)
+    }
+    const list = this._visibleFor(scope).list
+    return includeConditional ? [...list] : list.filter((r) => r.when === undefined)
+  }
+
+  /** The definition `name` resolves to as `scope` sees it (without a set: registered, conditions not evaluated). */
+  get(name: string, scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition | undefined {
+    const s = this._scope(scope)
+    if (toolSet !== undefined) return this._admitted(s, toolSet, true).find((r) => r.definition.name === name)?.definition
+    return this._visibleFor(s).byName.get(name)?.definition
+  }
+
+  /** Visible definitions in prompt order (registration order). */
+  definitions(scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition[] {
+    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.definition)
+  }
+
+  /** Model-facing projections `{ name, description, parameters, deferLoading? }` (frozen), in prompt order. */
+  schemas(scope?: ScopeRef, toolSet?: ResolvedToolSet): ToolSchema[] {
+    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.schema)
+  }
+
+  /** The execution lookup: applies the set; without one, conditional tools are not executable. */
+  executable(name: string, scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition | undefined {
+    const s = this._scope(scope)
+    const found = this._lookup(name, s, toolSet)
+    return 'definition' in found ? found.definition : undefined
+  }
+
+  protected _lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { available: readonly string[] } {
+    const byName = this._visibleFor(scope).byName
+    let current = byName.get(name)
+    // Names are registered in NFC; a call naming one in another normal form finds it too.
+    if (current === undefined && NON_ASCII.test(name)) {
+      const nfc = name.normalize('NFC')
+      if (nfc !== name) {
+        name = nfc
+        current = byName.get(name)
+      }
+    }
+    if (toolSet !== undefined) {
+      const set = toolSet as ToolSet
+      const pinned = set.disposed ? undefined : set.pinned.get(name)
+      if (pinned !== undefined && pinned === current) return pinned.found
+    } else if (current !== undefined && current.when === undefined) {
+      return current.found
+    }
+    return { available: this._admitted(scope, toolSet, false).map((r) => r.definition.name) }
+  }
+
+  protected _hooks(scope: Scope): StageHooks {
+    const hooks = this._eventHooks
+    const pick = (name: keyof ToolEvents): Listener[] => {
+      const list = hooks[name]
+      if (list === undefined || list.length === 0) return []
+      const out: Listener[] = []
+      for (const hook of list) if (isWithin(scope, scopeOf(hook.ctx))) out.push(hook.callback as Listener)
+      return out
+    }
+    const guards: ToolGuard[] = []
+    let approval: ApprovalService | undefined
+    const chain = scopeChain(scope)
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const layer = this._layers.get(chain[i]!)
+      if (layer === undefined) continue
+      guards.push(...layer.guards)
+      if (layer.approvals.length > 0) approval = layer.approvals[layer.approvals.length - 1]
+    }
+    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), progress: pick('tools/progress'), guards, approval }
+  }
+
+  // ---------------------------------------------------------------- describe and execute
+
+  /**
+   * What the nearest executor shows the model for the scope and set: tool schemas plus prompt
+   * sections (docs/design.md, "The registry").
+   *
+   * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted.
+   */
+  describe(options: { readonly agent?: Agent; readonly scope?: Scope; readonly toolSet?: ResolvedToolSet } = {}): ExecutorDescription {
+    const scope = options.agent?.scope ?? options.scope ?? options.toolSet?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
+    const executor = self.executor(scope)
+    if (executor === undefined) throw new NoExecutorError(scope.id)
+    const admitted = self._admitted(scope, options.toolSet, options.toolSet !== undefined)
+    return executor.describe({
+      scope,
+      ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+      definitions: admitted.map((r) => r.definition),
+      schemas: admitted.map((r) => r.schema),
+    })
+  }
+
+  /**
+   * Executes a complete raw batch through the nearest executor (docs/design.md, "The batch and the pipeline"): one frozen
+   * result per call, in call order. Never rejects for tool, policy or argument failures.
+   *
+   * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;
+   *   TypeError when `batch.calls` is not an array.
+   */
+  async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
+    if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
+    const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
+    const executor = self.executor(scope)
+    if (executor === undefined) throw new NoExecutorError(scope.id)
+    const log = batch.log ?? batch.agent?.log
+    let visible: readonly AnyToolDefinition[] | undefined
+    const toolSet = batch.toolSet
+    const input: ExecutorBatch = {
+      calls: batch.calls,
+      scope,
+      batchId: `batch-${++self._batchSeq}`,
+      // A batch that will watch its signal gets one that needs no listener (see `ownBatchSignal`).
+      signal: batch.signal ?? (batch.calls.length >= WATCH_MIN_CALLS ? ownBatchSignal() : new AbortController().signal),
+      pipeline: self.pipeline,
+      definitions: () => (visible ??= self._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
+      ...(batch.agent === undefined ? {} : { agent: batch.agent }),
+      ...(log === undefined ? {} : { log }),
+      ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+    }
+    const hooks = self._eventHooks
+    if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
+    const results = await executor.execute(input)
+    return Object.isFrozen(results) ? results : Object.freeze([...results])
+  }
+
+  /** {@link execute} with `tools/batch-start` / `tools/batch-end` observers. */
+  protected async _observedBatch(executor: ToolExecutor, input: ExecutorBatch, scope: Scope): Promise<readonly ToolResult[]> {
+    const event: ToolBatchEvent = Object.freeze({ batchId: input.batchId!, calls: input.calls, scope, executor: executor.name, ...(input.agent === undefined ? {} : { agent: input.agent }) })
+    this._observe(scope, 'tools/batch-start', [event])
+    let results = await executor.execute(input)
+    results = Object.isFrozen(results) ? results : Object.freeze([...results])
+    this._observe(scope, 'tools/batch-end', [event, results])
+    return results
+  }
+
+  /** Calls the scope-filtered observers of `name`; each throw (or rejection) is reported, never propagated. */
+  protected _observe(scope: Scope, name: 'tools/batch-start' | 'tools/batch-end', args: readonly unknown[]): void {
+    emitScoped(this._root, name, scope, args, (error) => this._host.report(name, error))
+  }
+
+  protected async _runBatch(batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]> {
+    const runner = createRunner(this._host, {
+      scope: batch.scope,
+      signal: batch.signal,
+      ...(batch.batchId === undefined ? {} : { batchId: batch.batchId }),
+      ...(batch.agent === undefined ? {} : { agent: batch.agent }),
+      ...(batch.log === undefined ? {} : { log: batch.log }),
+      ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+      ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
+      ...(options?.admit === undefined ? {} : { admit: options.admit }),
+      ...(options?.local === undefined ? {} : { local: options.local }),
+    })
+    return Object.freeze(await runner.submitAll(batch.calls))
+  }
+}
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolRegistry
+  }
+}
