@@ -160,4 +160,14 @@ export interface ToolPipeline {
   runBatch(batch: ExecutorBatch, options?: { readonly maxParallel?: number; readonly admit?: RunnerOptions['admit']; readonly local?: RunnerOptions['local'] }): Promise<readonly ToolResult[]>
   /** Creates an incremental runner with the same contract. */
   createRunner(options: RunnerOptions): CallRunner
+  /**
+   * Makes V8 compile the stages' code before the first real call: a few calls of a private
+   * tool (validated arguments and output, a render) on a runner of their own, sequential and as
+   * one batch. Once per process (later calls return the same promise); ~10–30 ms of CPU in a
+   * fresh process, after which the first real call runs ms sooner. Nothing is observable: no
+   * listener, guard, approval service, session log or registered tool takes part, and no event
+   * is emitted. Never rejects. The registry's pipeline has it; the `PtcExecutor` plugin awaits
+   * it at plugin start (unless `warmUp: false`). Optional for other implementations.
+   */
+  warmUp?(): Promise<void>
 }

@@ -20,6 +20,7 @@ import type { ToolBatchEvent, ToolChange, ToolEvents } from '../events'
 import { NoExecutorError, ToolActivationError, ToolRegistrationError } from '../errors'
 import { FoundTool } from '../found-tool'
 import { createRunner } from '../batch'
+import { warmUpPipeline } from '../warm-up'
 import { ownBatchSignal, WATCH_MIN_CALLS } from '../abort-watch'
 import { emitScoped, isWithin, scopeChain, scopeOf } from '../scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from '../pipeline'
@@ -90,6 +91,7 @@ export class ToolRegistry extends Service {
     this.pipeline = Object.freeze({
       runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }) => self._runBatch(batch, options),
       createRunner: (options: RunnerOptions): CallRunner => createRunner(self._host, options),
+      warmUp: (): Promise<void> => warmUpPipeline(self._config),
     })
   }
 
