@@ -111,9 +111,11 @@ class SignalWatch {
   /** `abort` on the caller signal: cancels every call linked to it. */
   handleEvent(): void {
     const reason: unknown = this.signal.reason
+    // The list runs newest first: cancelled oldest first (the order the calls were linked in, as
+    // with the `Set` before), from a snapshot, since a cancellation may settle and unlink a call.
     const links: CallLink[] = []
     for (let link = this.head; link !== undefined; link = link.next) links.push(link)
-    for (const link of links) link.abort(reason)
+    for (let i = links.length - 1; i >= 0; i--) links[i]!.abort(reason)
   }
 }
 

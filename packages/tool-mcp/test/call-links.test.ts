@@ -35,6 +35,24 @@ describe('CallLinks', () => {
     expect(a.reason).toBe('stop')
   })
 
+  it('cancels the calls on a signal in the order they were linked (oldest first), on two signals interleaved', () => {
+    const links = new CallLinks()
+    const one = new AbortController()
+    const two = new AbortController()
+    const cancelled: string[] = []
+    const a = linkCall(links, one.signal, 'a', cancelled)
+    linkCall(links, two.signal, 'x', cancelled)
+    linkCall(links, one.signal, 'b', cancelled)
+    linkCall(links, two.signal, 'y', cancelled)
+    linkCall(links, one.signal, 'c', cancelled)
+    links.unlink(one.signal, a)
+    linkCall(links, one.signal, 'd', cancelled)
+    one.abort('stop')
+    expect(cancelled).toEqual(['b', 'c', 'd'])
+    two.abort('stop')
+    expect(cancelled).toEqual(['b', 'c', 'd', 'x', 'y'])
+  })
+
   it('keeps one listener per signal while calls are in flight and removes it a turn after the last one settles', async () => {
     const links = new CallLinks()
     const controller = new AbortController()
