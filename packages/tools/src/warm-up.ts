@@ -8,7 +8,9 @@
  *
  * Nothing of it can be observed: its runner's host answers no lookup (the tool is the runner's
  * own `local` definition), has no listeners, guards or approval service, no session log, and a
- * signal nobody can abort; no event, log entry or registration results from it.
+ * signal nobody can abort; no event, log entry or registration results from it. The one trace
+ * it leaves is in the process-wide `validatorCacheStats()` counters: the private tool's two
+ * validators are compiled (and cached by structure) like any other.
  */
 import type { Scope, ToolResult } from './contracts'
 import { createRunner } from './batch'
