@@ -166,8 +166,9 @@ export interface ToolPipeline {
    * one batch. Once per process (later calls return the same promise); ~10–30 ms of CPU in a
    * fresh process, after which the first real call runs ms sooner. Nothing is observable: no
    * listener, guard, approval service, session log or registered tool takes part, and no event
-   * is emitted (only `validatorCacheStats()` counts the private tool's two validators). Never rejects. The registry's pipeline has it; the `PtcExecutor` plugin awaits
-   * it at plugin start (unless `warmUp: false`). Optional for other implementations.
+   * is emitted (only `validatorCacheStats()` counts the private tool's two validators). Never
+   * rejects. The registry's pipeline has it; the `PtcExecutor` plugin awaits it at plugin start
+   * (unless `warmUp: false`). Optional for other implementations.
    */
   warmUp?(): Promise<void>
 }
