@@ -79,9 +79,8 @@ export class CallLink implements SdkAbortSignal {
  * sequential call keeps adding to its hash table and rehashing it in V8's C++ runtime.
  */
 class SignalWatch {
-  /** The most recently linked call in flight; the list goes on through `next`. */
+  /** The most recently linked call in flight (`undefined`: none); the list goes on through `next`. */
   head: CallLink | undefined = undefined
-  size = 0
   /** The pending end-of-turn check that removes the listener when no call is left. */
   sweep: ReturnType<typeof setImmediate> | undefined = undefined
 
@@ -92,7 +91,6 @@ class SignalWatch {
     link.next = head
     if (head !== undefined) head.prev = link
     this.head = link
-    this.size++
   }
 
   /** Removes `link` if it is in this list; returns whether it was. */
@@ -104,7 +102,6 @@ class SignalWatch {
     if (next !== undefined) next.prev = prev
     link.prev = undefined
     link.next = undefined
-    this.size--
     return true
   }
 
@@ -147,10 +144,10 @@ export class CallLinks {
     link.release()
     const last = this.last
     const watch = last !== undefined && last.signal === caller ? last : this.watches.get(caller)
-    if (watch === undefined || !watch.remove(link) || watch.size > 0 || watch.sweep !== undefined) return
+    if (watch === undefined || !watch.remove(link) || watch.head !== undefined || watch.sweep !== undefined) return
     watch.sweep = setImmediate(() => {
       watch.sweep = undefined
-      if (watch.size > 0) return
+      if (watch.head !== undefined) return
       caller.removeEventListener('abort', watch)
       this.watches.delete(caller)
       if (this.last === watch) this.last = undefined
