@@ -29,7 +29,7 @@ import {
   type ToolRegistryConfig,
   type ToolResult,
 } from '@deepseek-ai/dsh-tools'
-import { NativeExecutor, type NativeExecutorConfig } from '@deepseek-ai/dsh-tool-executor-native'
+import { NativeExecutor, type NativeExecutorPluginConfig } from '@deepseek-ai/dsh-tool-executor-native'
 import { MemorySessionLog } from './log'
 
 /** A cordis plugin and its config, loaded after the registry and executor. */
@@ -49,8 +49,8 @@ export interface HarnessOptions {
   readonly registry?: ToolRegistryConfig
   /** `native` (default), `none`, or an executor object to mount at the deployment. */
   readonly executor?: 'native' | 'none' | ToolExecutor
-  /** Config of the native executor when `executor` is `native`. */
-  readonly native?: NativeExecutorConfig
+  /** Config of the `NativeExecutor` plugin when `executor` is `native` (`warmUp: true` awaits the pipeline warm-up). */
+  readonly native?: NativeExecutorPluginConfig
   /** Policies and other plugins, loaded in order on the deployment context. */
   readonly plugins?: readonly HarnessPlugin[]
 }

@@ -168,7 +168,8 @@ export interface ToolPipeline {
    * listener, guard, approval service, session log or registered tool takes part, and no event
    * is emitted (only `validatorCacheStats()` counts the private tool's two validators). Never
    * rejects. The registry's pipeline has it; the `PtcExecutor` plugin awaits it at plugin start
-   * (unless `warmUp: false`). Optional for other implementations.
+   * (unless `warmUp: false`), the `NativeExecutor` plugin with `warmUp: true`. Optional for other
+   * implementations.
    */
   warmUp?(): Promise<void>
 }
