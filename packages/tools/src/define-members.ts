@@ -1,6 +1,7 @@
 /**
- * The definition members both `defineTool` forms (DSL spec in schema.ts, Standard Schema in
- * standard-schema.ts) copy from their input. Internal: not re-exported from the package index.
+ * The definition members both `defineTool` forms (DSL spec in schema/define-tool.ts, Standard
+ * Schema in standard-schema.ts) copy from their input. Internal: not re-exported from the package
+ * index.
  */
 import type { JsonSchemaNode, JsonValue, PresentableResult, ToolDefinition, ToolExecution } from './contracts'
 import { softPresentCall, softPresentResult } from './presentation'

@@ -32,7 +32,11 @@ import type {
 import { describeThrown, messages, ToolError } from './errors'
 import { deepFreeze, escapePointer, snapshotJson } from './json'
 import { callbackMembers } from './define-members'
-import { projectSchema, ToolDefinitionError, type DefineToolCallbacks, type InferValue, type SchemaSpec } from './schema'
+import { ToolDefinitionError } from './schema/definition-error'
+import type { DefineToolCallbacks } from './schema/define-tool'
+import type { InferValue } from './schema/infer'
+import { projectSchema } from './schema/projection'
+import type { SchemaSpec } from './schema/spec'
 
 /** Any Standard Schema (the `~standard` property with `validate`). */
 export type AnyStandardSchema = StandardSchemaV1<unknown, unknown>

@@ -1,0 +1,124 @@
+/**
+ * `defineTool` from the DSL: its input and output types, the projection of `parameters` and
+ * `output.schema` (a `SchemaSpecError` becomes a `ToolDefinitionError` naming the tool), and the
+ * frozen definition; a Standard Schema `parameters` is handed to `defineStandardTool`.
+ */
+import type { ContentBlock, JsonValue, ToolDefinition, ToolExecution } from '../contracts'
+import { callbackMembers } from '../define-members'
+import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from '../standard-schema'
+import { ToolDefinitionError, requireFunction } from './definition-error'
+import type { InferArgs, InferValue } from './infer'
+import { isRecord, projectParameters, projectSchema, SchemaSpecError } from './projection'
+import type { ParametersSpec, SchemaSpec } from './spec'
+
+/** The output declaration `defineTool` accepts: a spec for the canonical value and its rendering. */
+export interface DslToolOutput<A, O extends SchemaSpec> {
+  readonly schema: O
+  /** Pure: the model-facing content of a successful value. */
+  render(args: A, value: InferValue<O>): readonly ContentBlock[]
+  /** Pure: non-model presentation metadata recorded with the result. */
+  presentationMeta?(args: A, value: InferValue<O>): JsonValue | undefined
+}
+
+/**
+ * The callbacks and flags both `defineTool` forms (DSL spec or Standard Schema) accept and copy
+ * onto the definition (`ToolDefinition` documents each member). `A`: the arguments every callback
+ * but `execute` receives (as sent; `presentCall`/`presentResult` only get them soft-validated
+ * against the projected JSON Schema, and are not called otherwise); `E`: what `execute` receives;
+ * `V`: the canonical (JSON) value.
+ */
+export interface DefineToolCallbacks<A, E, V extends JsonValue>
+  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
+  /** Returns only the declared JSON value; must observe `exec.signal`. */
+  execute(args: E, exec: ToolExecution): V | Promise<V>
+}
+
+/** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
+export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec> extends DefineToolCallbacks<InferArgs<P>, InferArgs<P>, InferValue<O>> {
+  readonly name: string
+  readonly description: string
+  readonly parameters: P
+  /**
+   * Unknown argument keys: `true` closes the arguments object (projected
+   * `additionalProperties: false`: a call with a key `parameters` does not declare is
+   * `INVALID_ARGS`, naming the closest declared key); `false` keeps it open even under the
+   * registry option `unknownKeys: 'reject'` (projected `additionalProperties: true`); absent
+   * says nothing (open, unless the registry rejects unknown keys). Nested objects close with
+   * `additionalProperties: false` on their spec.
+   */
+  readonly closed?: boolean
+  readonly output: DslToolOutput<InferArgs<P>, O>
+}
+
+/** The definition `defineTool` returns. `Value` is the inferred output (a JSON value). */
+export type DslToolDefinition<P extends ParametersSpec, O extends SchemaSpec> = ToolDefinition<InferArgs<P>, InferValue<O>>
+
+function project<T>(toolName: string, prefix: string, run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    if (error instanceof SchemaSpecError) {
+      throw new ToolDefinitionError(toolName, `${prefix}${error.pointer}`, error.message.slice(error.message.indexOf(': ') + 2))
+    }
+    throw error
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+/**
+ * Builds a typed tool definition from the DSL (docs/design.md, "Definitions and schemas"), or from a
+ * Standard Schema (zod 4, valibot, ArkType…) passed as `parameters` — see
+ * {@link defineStandardTool} for that form. `parameters` is
+ * projected with {@link projectParameters}, `output.schema` with {@link projectSchema} (both
+ * deep-frozen); `source: 'dsl'`; `deferLoading` is kept only when `true`; optional members
+ * are present only when given. `presentCall`/`presentResult` are wrapped so they receive
+ * soft-validated arguments (invalid or old logged arguments → `undefined`) and never throw.
+ * The returned definition is frozen. Throws {@link ToolDefinitionError} naming the tool and a
+ * pointer for a spec outside the DSL or a missing `execute`/`output.render`. Name rules,
+ * `timeoutMs` and duplicate checks belong to `register()`.
+ */
+export function defineTool<S extends AnyStandardSchema, const O extends AnyStandardSchema | SchemaSpec>(
+  input: DefineStandardToolInput<S, O>,
+): StandardToolDefinition<S, O>
+export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(input: DefineToolInput<P, O>): DslToolDefinition<P, O>
+export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(
+  input: DefineToolInput<P, O>,
+): DslToolDefinition<P, O> {
+  // A Standard Schema (zod, valibot, ArkType…) instead of the DSL: see standard-schema.ts.
+  if (isStandardSchema(input.parameters)) return defineStandardTool(input as unknown as DefineStandardToolInput<AnyStandardSchema, O>) as unknown as DslToolDefinition<P, O>
+  const name = String(input.name)
+  if (!isRecord(input.output)) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
+  requireFunction(name, '/execute', input.execute)
+  requireFunction(name, '/output/render', input.output.render)
+  if (input.closed !== undefined && typeof input.closed !== 'boolean') throw new ToolDefinitionError(name, '/closed', `must be a boolean (got ${typeof input.closed})`)
+  const parameters = deepFreeze(project(name, '/parameters', () => projectParameters(input.parameters, input.closed)))
+  const outputSchema = deepFreeze(project(name, '/output/schema', () => projectSchema(input.output.schema)))
+
+  type Args = InferArgs<P>
+  type Value = InferValue<O>
+  const source = input.output
+  const output: DslToolDefinition<P, O>['output'] = Object.freeze({
+    schema: outputSchema,
+    render: (args: Args, value: Value) => source.render(args, value),
+    ...(source.presentationMeta === undefined
+      ? {}
+      : { presentationMeta: (args: Args, value: Value) => source.presentationMeta?.(args, value) }),
+  })
+  const definition: DslToolDefinition<P, O> = {
+    name,
+    description: input.description,
+    parameters,
+    output,
+    execute: (args: Args, exec: ToolExecution) => input.execute(args, exec),
+    source: 'dsl',
+    ...callbackMembers(input, parameters),
+  }
+  return Object.freeze(definition)
+}
