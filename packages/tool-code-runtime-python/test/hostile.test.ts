@@ -18,6 +18,9 @@ const bindings = {
   hang: () => new Promise<JsonValue>(() => undefined),
 }
 
+/** A run that needs 20 MiB of the 32 MiB budget ({@link LIMITS}). */
+const TWENTY_MIB = 'x = "y" * (20 * 1024 * 1024)\nreturn len(x)'
+
 const exception = (message: string): Pick<RunOutput, 'logs' | 'error'> => ({ logs: [], error: { kind: 'exception', message } })
 const blocked = (module: string, line: number, source: string) =>
   exception(`ModuleNotFoundError: module '${module}' is not available in run_code programs (line ${line}: ${source})`)
@@ -112,9 +115,31 @@ const rows: readonly Row[] = [
   { name: 'a 200 MiB bytearray hits the memory cap', program: 'x = bytearray(200 * 1024 * 1024)', expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } } },
   { name: 'a 100-million-element list hits the memory cap', program: 'x = [0] * (100 * 1024 * 1024)', expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } } },
   {
-    name: 'a memory bomb built in a loop hits the memory cap',
+    name: 'a memory bomb built in a loop hits the memory cap, and the next run has the whole budget again',
     program: 'chunks = []\nwhile True:\n    chunks.append("x" * (1024 * 1024))',
     expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  // What a run leaves in reference cycles (a failure's traceback holds the program's frame and
+  // its locals) is collected after the run: the next run gets the whole memory budget.
+  {
+    name: 'a program that fails holding 20 MiB leaves none of it to the next run',
+    program: 'x = "y" * (20 * 1024 * 1024)\nraise ValueError("after allocating")',
+    expected: exception('ValueError: after allocating (line 2: raise ValueError("after allocating"))'),
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  {
+    name: 'a program stopped at the compute limit holding 20 MiB leaves none of it to the next run',
+    program: 'x = "y" * (20 * 1024 * 1024)\nwhile True:\n    pass',
+    options: { limits: COMPUTE_LIMITED },
+    expected: { logs: [], error: { kind: 'timeout', message: 'compute time limit of 300 ms exceeded' } },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  {
+    name: 'a successful program that leaves 20 MiB in a reference cycle leaves none of it to the next run',
+    program: 'x = {"data": "y" * (20 * 1024 * 1024)}\nx["self"] = x\nreturn 1',
+    expected: { value: 1, logs: [] },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
   },
   { name: 'one huge printed line is an output-limit failure', program: 'print("x" * 5000)', expected: { logs: [], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded by printed lines' } } },
   {
