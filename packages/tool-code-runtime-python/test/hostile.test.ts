@@ -141,6 +141,18 @@ const rows: readonly Row[] = [
     expected: { value: 1, logs: [] },
     then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
   },
+  // As the TypeScript runtime words them: a return value whose JSON alone is over the budget, and
+  // printed lines plus a rendered return value that together are.
+  {
+    name: 'a huge return value is an output-limit failure, in the TypeScript runtime\'s words',
+    program: 'return {"big": "x" * (1 << 20)}',
+    expected: { logs: [], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded: the return value is 1048586 characters of JSON' } },
+  },
+  {
+    name: 'printed lines plus the rendered return value over the budget is an output-limit failure',
+    program: 'print("a" * 4000)\nreturn "b" * 96',
+    expected: { logs: ['a'.repeat(4000)], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded: printed lines and the return value come to 4097 bytes' } },
+  },
   { name: 'one huge printed line is an output-limit failure', program: 'print("x" * 5000)', expected: { logs: [], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded by printed lines' } } },
   {
     name: 'many printed lines stop at the output budget with the lines that fit',
