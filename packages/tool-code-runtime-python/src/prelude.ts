@@ -373,7 +373,13 @@ def install(host_call, host_print, host_pending, config_json):
                 text = _json.dumps(args, ensure_ascii=False, separators=(',', ':'), allow_nan=False, default=refuse_json)
             except (TypeError, ValueError, RecursionError):
                 text = dumps(to_plain(args, label))
-            # (A UTF-8 character is at most 4 bytes: short texts skip the encoding.)
+            # As the TypeScript runtime checks and words it: first the JSON's length in UTF-16 units
+            # (a character outside the BMP counts two), then its UTF-8 bytes. (A character is at
+            # most 2 units and 4 bytes: short texts skip the encodings.)
+            if len(text) * 2 > value_bytes:
+                units = len(text.encode('utf-16-le', 'surrogatepass')) // 2
+                if units > value_bytes:
+                    raise RuntimeError(f'{label} is {units} characters, over the valueBytes limit of {value_bytes} bytes')
             size = len(text) if len(text) * 4 <= value_bytes else len(text.encode('utf-8', 'surrogatepass'))
             if size > value_bytes:
                 raise RuntimeError(f'{label} is {size} bytes, over the valueBytes limit of {value_bytes} bytes')

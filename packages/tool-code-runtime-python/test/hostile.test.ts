@@ -257,10 +257,22 @@ const rows: readonly Row[] = [
     program: 'for i in range(6):\n    await tools.echo(i=i)',
     expected: exception('RuntimeError: sub-call limit reached: a run may make at most 5 tool calls (tools.echo was not called) (line 2: await tools.echo(i=i))'),
   },
+  // The TypeScript runtime's texts: an argument whose JSON alone has more characters (UTF-16 units)
+  // than the budget has bytes is reported in characters; one that is over only in UTF-8 bytes, in bytes.
   {
     name: 'an argument over valueBytes raises RuntimeError',
     program: 'await tools.echo(x="y" * 70000)',
-    expected: exception('RuntimeError: the argument of tools.echo is 70008 bytes, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="y" * 70000))'),
+    expected: exception('RuntimeError: the argument of tools.echo is 70008 characters, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="y" * 70000))'),
+  },
+  {
+    name: 'an argument over valueBytes only in UTF-8 bytes raises RuntimeError naming its bytes',
+    program: 'await tools.echo(x="é" * 40000)',
+    expected: exception('RuntimeError: the argument of tools.echo is 80008 bytes, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="é" * 40000))'),
+  },
+  {
+    name: 'characters outside the BMP count as two, as in JavaScript',
+    program: 'await tools.echo(x="😀" * 33000)',
+    expected: exception('RuntimeError: the argument of tools.echo is 66008 characters, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="😀" * 33000))'),
   },
   {
     name: 'an unknown tool raises ToolCallError naming the available tools',
