@@ -11,6 +11,7 @@ import { abortListenerCount, call, createHarness, type Harness } from '@deepseek
 import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 import { freePort } from './servers'
+import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
 
 let h: Harness
 afterEach(async () => {
@@ -77,6 +78,30 @@ describe('calls', () => {
     release.open()
     expect(outcome((await h.execute([call('f__echo', { message: 'next' }, 'c3')]))[0])).toBe('ok: "next"')
     expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang', 'stubborn'])
+  })
+
+  test('the retry policy repeats a bridged tool the server annotates readOnlyHint or idempotentHint, and no other', async () => {
+    // Every call's first attempt fails; a predicate that takes any failure as transient leaves
+    // the tool's annotations as the only thing that decides.
+    h = await createHarness({ plugins: [{ plugin: RetryPolicy, config: { initialDelayMs: 1, jitter: 'none', retryable: () => true } }] })
+    const attempts = new Map<string, number>()
+    const flaky = (name: string) => () => {
+      const n = (attempts.get(name) ?? 0) + 1
+      attempts.set(name, n)
+      return n === 1 ? { isError: true, content: [{ type: 'text' as const, text: 'busy' }] } : text(`${name} ok`)
+    }
+    const fault = new FaultServer([
+      tool('read', flaky('read'), { annotations: { readOnlyHint: true } }),
+      tool('put', flaky('put'), { annotations: { idempotentHint: true } }),
+      tool('rm', flaky('rm'), { annotations: { destructiveHint: true } }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+    const results = await h.execute([call('f__read', {}), call('f__put', {}), call('f__rm', {})])
+    expect(results.map((r) => [outcome(r), r.meta?.annotations?.retry ?? null])).toEqual([
+      ['ok: "read ok"', { attempts: 2, delaysMs: [1], errors: ['MCP_TOOL_ERROR'] }],
+      ['ok: "put ok"', { attempts: 2, delaysMs: [1], errors: ['MCP_TOOL_ERROR'] }],
+      ['MCP_TOOL_ERROR: busy', null],
+    ])
   })
 
   test('isError → an error result with the server text; a protocol error fails that call only', async () => {
