@@ -173,7 +173,7 @@ def install(host_call, host_print, host_pending, config_json):
         the next run's memory budget. The young generation only (what the run made since the last
         automatic collection; a full collection costs 70-200 ms here, and freezing the baseline
         to make it cheap slowed every run by 3-4 ms); after a run that reached the memory cap the
-        worker calls \`collect_all\` as well."""
+        worker calls collect_all as well."""
         _gc.collect(0)
 
     bdict = _builtins.__dict__
