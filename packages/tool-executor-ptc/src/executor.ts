@@ -208,7 +208,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
         admit: (name, known) =>
           known
-            ? `Tools are called from programs in this mode: call run_code with a program that does \`${flavour.callExample(name)}\`.`
+            ? `Tools are called from programs in this mode: call run_code with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
             : `Available tools: ${RUN_CODE}`,
       })
     },
