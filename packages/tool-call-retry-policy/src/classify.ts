@@ -46,13 +46,18 @@ function record(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * The default `repeatable`: the definition declares `idempotent: true`, or it carries MCP tool
- * annotations (`annotations` on the definition, as an MCP adapter may copy them) with
- * `readOnlyHint: true` or `idempotentHint: true` — MCP's own statements that repeating a call
- * has no additional effect.
+ * annotations with `readOnlyHint: true` or `idempotentHint: true` — MCP's own statements that
+ * repeating a call has no additional effect. The annotations are read where
+ * `@deepseek-ai/dsh-tool-mcp` registers them (`definition.mcp.annotations`, see its
+ * `mcpToolInfo`) or where another MCP adapter may copy them (`definition.annotations`).
  */
 export function isRepeatable(definition: AnyToolDefinition): boolean {
   if (definition.idempotent === true) return true
-  const annotations = record((definition as { annotations?: unknown }).annotations)
+  const own = definition as { annotations?: unknown; mcp?: unknown }
+  return hintsRepeat(record(own.annotations)) || hintsRepeat(record(record(own.mcp)?.annotations))
+}
+
+function hintsRepeat(annotations: Record<string, unknown> | undefined): boolean {
   return annotations !== undefined && (annotations.readOnlyHint === true || annotations.idempotentHint === true)
 }
 

@@ -118,6 +118,39 @@ describe('what is retried', () => {
     expect(r!.meta?.annotations?.retry).toEqual({ attempts: 2, delaysMs: [100], errors: ['TOOL_FAILED'] })
   })
 
+  test('a definition registered by @deepseek-ai/dsh-tool-mcp (annotations under definition.mcp) with readOnlyHint is repeatable', async () => {
+    const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
+    let attempts = 0
+    const base = defineRawTool({
+      name: 'srv__read',
+      description: 'An MCP tool.',
+      inputSchema: { type: 'object' },
+      execute: () => {
+        attempts++
+        if (attempts === 1) throw Object.assign(new Error('503 from the server'), { status: 503 })
+        return 'read'
+      },
+    })
+    // The shape the MCP bridge registers: McpToolDefinition.mcp = { server, tool, annotations, structured }.
+    const bridged: AnyToolDefinition = Object.assign({ ...base }, { mcp: { server: 'srv', tool: 'read', annotations: { readOnlyHint: true }, structured: false } })
+    const idempotentOnly: AnyToolDefinition = Object.assign({ ...base, name: 'srv__put' }, { mcp: { server: 'srv', tool: 'put', annotations: { idempotentHint: true }, structured: false } })
+    const destructive: AnyToolDefinition = Object.assign({ ...base, name: 'srv__rm' }, { mcp: { server: 'srv', tool: 'rm', annotations: { readOnlyHint: false, destructiveHint: true }, structured: false } })
+    h.ctx.tools.register(bridged)
+    h.ctx.tools.register(idempotentOnly)
+    h.ctx.tools.register(destructive)
+    const outcomes: unknown[] = []
+    for (const name of ['srv__read', 'srv__put', 'srv__rm']) {
+      attempts = 0
+      const [r] = await clock.settle(h.execute([call(name, {}, name)]))
+      outcomes.push([name, text(r), r!.meta?.annotations?.retry ?? null])
+    }
+    expect(outcomes).toEqual([
+      ['srv__read', 'read', { attempts: 2, delaysMs: [100], errors: ['TOOL_FAILED'] }],
+      ['srv__put', 'read', { attempts: 2, delaysMs: [100], errors: ['TOOL_FAILED'] }],
+      ['srv__rm', 'Error: 503 from the server', null],
+    ])
+  })
+
   test('a non-transient failure is not retried; a custom predicate decides otherwise', async () => {
     const { h, clock } = await boot([{ plugin: RetryPolicy, config: DETERMINISTIC }])
     const plain = flaky(() => clock, { failures: 1, name: 'plain', makeError: () => new Error('file not found') })

@@ -3,7 +3,7 @@
  * SDK and the descriptions a model reads when the mounted runtime runs Python.
  */
 import type { CodeLanguageFlavour } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { pythonIdentifier } from './names'
+import { pythonIdentifier, uniqueIdentifiers } from './names'
 import { generatePythonSdk } from './sdk'
 
 /** The model-facing description of `run_code` when programs are Python. */
@@ -14,10 +14,15 @@ export const PY_RUN_CODE_DESCRIPTION =
 export const PY_CODE_DESCRIPTION =
   'The program: Python 3 run as the body of an async function. Use top-level await to call tools (`await tools.name(arg=value)`), print() to print, and `return` a value. Only the printed lines and the returned value come back to you.'
 
-/** The Python flavour: {@link generatePythonSdk} and the texts above. */
+/**
+ * The Python flavour: {@link generatePythonSdk} and the texts above. Its call example names the
+ * function the SDK shows for the tool (with the collision suffix the SDK gives it, e.g.
+ * `fetch_page_2` when `fetch.page` took `fetch_page`).
+ */
 export const pythonFlavour: CodeLanguageFlavour = Object.freeze({
   renderSdk: generatePythonSdk,
   runCodeDescription: PY_RUN_CODE_DESCRIPTION,
   codeDescription: PY_CODE_DESCRIPTION,
-  callExample: (name: string) => `await tools.${pythonIdentifier(name, 'tool')}(...)`,
+  callExample: (name: string, visible?: readonly string[]) =>
+    `await tools.${(visible === undefined ? undefined : uniqueIdentifiers(visible, 'tool').get(name)) ?? pythonIdentifier(name, 'tool')}(...)`,
 })

@@ -601,6 +601,15 @@ class PyWorker {
         const error = run.override ?? this.classify(run, message)
         if (error !== undefined) return this.settle(run, { logs, error, stats })
         if (message.value === undefined) return this.settle(run, { logs, stats })
+        // The TypeScript runtime's check and words: JSON text alone over the budget (its length in
+        // UTF-16 units, as the guest measures it there).
+        if (message.value.length > run.limits.outputBytes) {
+          return this.settle(run, {
+            logs,
+            error: { kind: 'output-limit', message: `output limit of ${run.limits.outputBytes} bytes exceeded: the return value is ${message.value.length} characters of JSON` },
+            stats,
+          })
+        }
         let value: JsonValue
         try {
           value = JSON.parse(message.value) as JsonValue

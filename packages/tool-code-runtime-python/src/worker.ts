@@ -10,7 +10,8 @@
  *
  * A run: the main thread posts the program and the tool table; sub-calls come back to it as
  * `calls` messages (JSON text) and their replies as `replies`; printed lines are forwarded at
- * every sub-call; `done` carries the outcome. This module starts by itself when loaded in a
+ * every sub-call; `done` carries the outcome (after a run that reached the memory cap, every
+ * generation of the garbage collector is collected first). This module starts by itself when loaded in a
  * worker whose `workerData` carries {@link PY_WORKER_MARKER}.
  */
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads'
@@ -200,6 +201,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   const start = api.get('start') as (spec: string) => PromiseLike<string> & PyProxyLike
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
+  const collectAll = api.get('collect_all') as () => number
   const deliver = api.get('deliver') as (callId: number, text: string) => void
   const flush = api.get('flush') as () => void
   /** Hands replies to Python and runs what they made ready, now. */
@@ -257,7 +259,17 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     current = undefined
     Atomics.store(interrupt, 0, 0)
     state.pending.clear()
-    send({ type: 'done', runId: message.runId, ...outcome, capReached: refused > refusedAtStart })
+    const capReached = refused > refusedAtStart
+    if (capReached) {
+      // What the run left in older reference cycles (the run's own reset only collected the young
+      // generation) is freed before the next run: it gets the whole memory budget again.
+      try {
+        collectAll()
+      } catch {
+        // A failed collection leaves the garbage to CPython's own collections.
+      }
+    }
+    send({ type: 'done', runId: message.runId, ...outcome, capReached })
   }
 
   port.on('message', (message: ToPyWorker) => {

@@ -49,6 +49,20 @@ describe('the flavour of the mounted runtime', () => {
     })
   })
 
+  test('the hint names the function the SDK shows, also when two tool names sanitise alike', async () => {
+    h = await createHarness({ executor: createPtcExecutor({ runtime }) })
+    // 'fetch.page' < 'fetch_page': the first keeps fetch_page, the second is fetch_page_2 in the SDK.
+    h.ctx.tools.register(echoTool({ name: 'fetch_page' }))
+    h.ctx.tools.register(echoTool({ name: 'fetch.page' }))
+    const sdk = h.ctx.tools.describe().sections[0]!.text
+    expect([sdk.includes('async def fetch_page('), sdk.includes('async def fetch_page_2(')]).toEqual([true, true])
+    const results = await h.execute([call('fetch.page', {}, 'd1'), call('fetch_page', {}, 'd2')])
+    expect(results.map((r) => outcome(r).text)).toEqual([
+      'Error: Unknown tool "fetch.page". Tools are called from programs in this mode: call run_code with a program that does `await tools.fetch_page(...)`.',
+      'Error: Unknown tool "fetch_page". Tools are called from programs in this mode: call run_code with a program that does `await tools.fetch_page_2(...)`.',
+    ])
+  })
+
   test('a runtime without a flavour keeps the TypeScript texts byte for byte', async () => {
     const plainRuntime: CodeRuntime = { language: 'javascript', isolation: 'none', run: async () => ({ logs: [] }) }
     h = await createHarness({ executor: createPtcExecutor({ runtime: plainRuntime }) })

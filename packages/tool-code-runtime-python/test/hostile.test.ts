@@ -18,6 +18,9 @@ const bindings = {
   hang: () => new Promise<JsonValue>(() => undefined),
 }
 
+/** A run that needs 20 MiB of the 32 MiB budget ({@link LIMITS}). */
+const TWENTY_MIB = 'x = "y" * (20 * 1024 * 1024)\nreturn len(x)'
+
 const exception = (message: string): Pick<RunOutput, 'logs' | 'error'> => ({ logs: [], error: { kind: 'exception', message } })
 const blocked = (module: string, line: number, source: string) =>
   exception(`ModuleNotFoundError: module '${module}' is not available in run_code programs (line ${line}: ${source})`)
@@ -112,9 +115,43 @@ const rows: readonly Row[] = [
   { name: 'a 200 MiB bytearray hits the memory cap', program: 'x = bytearray(200 * 1024 * 1024)', expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } } },
   { name: 'a 100-million-element list hits the memory cap', program: 'x = [0] * (100 * 1024 * 1024)', expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } } },
   {
-    name: 'a memory bomb built in a loop hits the memory cap',
+    name: 'a memory bomb built in a loop hits the memory cap, and the next run has the whole budget again',
     program: 'chunks = []\nwhile True:\n    chunks.append("x" * (1024 * 1024))',
     expected: { logs: [], error: { kind: 'memory', message: 'memory limit of 33554432 bytes exceeded' } },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  // What a run leaves in reference cycles (a failure's traceback holds the program's frame and
+  // its locals) is collected after the run: the next run gets the whole memory budget.
+  {
+    name: 'a program that fails holding 20 MiB leaves none of it to the next run',
+    program: 'x = "y" * (20 * 1024 * 1024)\nraise ValueError("after allocating")',
+    expected: exception('ValueError: after allocating (line 2: raise ValueError("after allocating"))'),
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  {
+    name: 'a program stopped at the compute limit holding 20 MiB leaves none of it to the next run',
+    program: 'x = "y" * (20 * 1024 * 1024)\nwhile True:\n    pass',
+    options: { limits: COMPUTE_LIMITED },
+    expected: { logs: [], error: { kind: 'timeout', message: 'compute time limit of 300 ms exceeded' } },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  {
+    name: 'a successful program that leaves 20 MiB in a reference cycle leaves none of it to the next run',
+    program: 'x = {"data": "y" * (20 * 1024 * 1024)}\nx["self"] = x\nreturn 1',
+    expected: { value: 1, logs: [] },
+    then: { program: TWENTY_MIB, expected: { value: 20 * 1024 * 1024, logs: [] } },
+  },
+  // As the TypeScript runtime words them: a return value whose JSON alone is over the budget, and
+  // printed lines plus a rendered return value that together are.
+  {
+    name: 'a huge return value is an output-limit failure, in the TypeScript runtime\'s words',
+    program: 'return {"big": "x" * (1 << 20)}',
+    expected: { logs: [], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded: the return value is 1048586 characters of JSON' } },
+  },
+  {
+    name: 'printed lines plus the rendered return value over the budget is an output-limit failure',
+    program: 'print("a" * 4000)\nreturn "b" * 96',
+    expected: { logs: ['a'.repeat(4000)], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded: printed lines and the return value come to 4097 bytes' } },
   },
   { name: 'one huge printed line is an output-limit failure', program: 'print("x" * 5000)', expected: { logs: [], error: { kind: 'output-limit', message: 'output limit of 4096 bytes exceeded by printed lines' } } },
   {
@@ -220,10 +257,22 @@ const rows: readonly Row[] = [
     program: 'for i in range(6):\n    await tools.echo(i=i)',
     expected: exception('RuntimeError: sub-call limit reached: a run may make at most 5 tool calls (tools.echo was not called) (line 2: await tools.echo(i=i))'),
   },
+  // The TypeScript runtime's texts: an argument whose JSON alone has more characters (UTF-16 units)
+  // than the budget has bytes is reported in characters; one that is over only in UTF-8 bytes, in bytes.
   {
     name: 'an argument over valueBytes raises RuntimeError',
     program: 'await tools.echo(x="y" * 70000)',
-    expected: exception('RuntimeError: the argument of tools.echo is 70008 bytes, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="y" * 70000))'),
+    expected: exception('RuntimeError: the argument of tools.echo is 70008 characters, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="y" * 70000))'),
+  },
+  {
+    name: 'an argument over valueBytes only in UTF-8 bytes raises RuntimeError naming its bytes',
+    program: 'await tools.echo(x="é" * 40000)',
+    expected: exception('RuntimeError: the argument of tools.echo is 80008 bytes, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="é" * 40000))'),
+  },
+  {
+    name: 'characters outside the BMP count as two, as in JavaScript',
+    program: 'await tools.echo(x="😀" * 33000)',
+    expected: exception('RuntimeError: the argument of tools.echo is 66008 characters, over the valueBytes limit of 65536 bytes (line 1: await tools.echo(x="😀" * 33000))'),
   },
   {
     name: 'an unknown tool raises ToolCallError naming the available tools',

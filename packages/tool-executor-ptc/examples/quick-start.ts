@@ -37,6 +37,7 @@ const [result] = await ctx.tools.execute({
   calls: [{ callId: 'call_1', name: 'run_code', arguments: JSON.stringify({ code: program, description: 'sum three orders' }) }],
 })
 console.log(result?.content)
+// [ { type: 'text', text: … } ], the text being the program's output:
 // skipped: Invalid arguments for tool "lookup_order": /id: must match pattern "^ORD-[0-9]{4}$"
 // {
 //   "count": 3,

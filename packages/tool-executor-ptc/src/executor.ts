@@ -38,7 +38,7 @@ export interface PtcExecutorConfig {
   readonly maxParallelSubCalls?: number
   /** Model-direct `run_code` calls of one batch overlap up to this bound (default 1: programs run one at a time). */
   readonly maxParallelRuns?: number
-  /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls). */
+  /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls, stack bytes); see `RunLimits` and `DEFAULT_RUN_LIMITS`. */
   readonly limits?: Partial<RunLimits>
   /**
    * The runtime; default: TypeScript type-stripped with esbuild, run in QuickJS (WebAssembly).
@@ -208,7 +208,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
         admit: (name, known) =>
           known
-            ? `Tools are called from programs in this mode: call run_code with a program that does \`${flavour.callExample(name)}\`.`
+            ? `Tools are called from programs in this mode: call run_code with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
             : `Available tools: ${RUN_CODE}`,
       })
     },

@@ -36,7 +36,11 @@ export interface McpServerStatus {
   readonly skipped: readonly McpSkippedTool[]
   /** Failed connection attempts since the server was last ready. */
   readonly attempts: number
-  /** The last connection, listing or registration failure. */
+  /**
+   * The last connection, listing or registration failure, saying why: `could not connect: <the
+   * attempt's error>` (with its cause, and the stdio child's last stderr line when it wrote one),
+   * or `closed the connection` for a connection lost after the server was ready.
+   */
   readonly lastError?: string
   /** `serverInfo` from `initialize`. */
   readonly serverInfo?: { readonly name: string; readonly version: string }
@@ -107,6 +111,16 @@ function traceTransport(transport: Transport, trace: (direction: 'send' | 'recei
 }
 
 /**
+ * A connection failure's message, with its cause's when the message alone does not say what
+ * happened (`fetch failed (connect ECONNREFUSED 127.0.0.1:3001)`).
+ */
+function withCause(error: unknown): string {
+  const message = describeThrown(error)
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : ''
+  return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
+}
+
+/**
  * One configured server of a bridge (internal; the bridge's status API is the public face): owns
  * the SDK client and transport, the server's tool group, its state and its retry timer.
  * `start()` and `reconnect()` never throw; a call fails with a `ToolError` of code
@@ -119,6 +133,8 @@ export class McpServerConnection {
   private readonly group: ToolGroup
   private state: McpServerState = 'connecting'
   private client: Client | undefined
+  /** The client of the attempt in progress until it is ready: its failure is the attempt's to report (see `lost`). */
+  private attempting: Client | undefined
   private transport: Transport | undefined
   private closed = false
   private attempts = 0
@@ -226,18 +242,21 @@ export class McpServerConnection {
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(own))
       this.client = client
       this.transport = transport
+      this.attempting = client
       await client.connect(transport, { timeout: this.config.requestTimeoutMs })
       if (this.closed) return
       if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
       await this.refresh(client)
+      this.attempting = undefined
       this.attempts = 0
       this.lastError = undefined
       this.setState('ready')
     } catch (error) {
-      // Closed meanwhile, or the connection was lost mid-attempt and `lost` already took over.
+      if (this.attempting === client) this.attempting = undefined
+      // Closed meanwhile, or replaced by another attempt (`reconnect`).
       if (this.closed || (client !== undefined && this.client !== client)) return
       await this.dropClient()
-      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${describeThrown(error)}${this.stderrHint()}`, !(error instanceof ToolRegistrationError))
+      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${withCause(error)}${this.stderrHint()}`, !(error instanceof ToolRegistrationError))
     }
   }
 
@@ -271,9 +290,14 @@ export class McpServerConnection {
     this.entries = new Map()
   }
 
-  /** The transport closed under a live client (the server exited or the connection dropped). */
+  /**
+   * The transport closed under a live client (the server exited or the connection dropped). Not
+   * during a connection attempt: the SDK closes the transport when `connect` fails (an HTTP 401,
+   * a refused connection, a stdio child that exits at once), and the attempt's own error, which
+   * says why, is reported by `connect`.
+   */
   private lost(client: Client): void {
-    if (this.closed || client !== this.client) return
+    if (this.closed || client !== this.client || client === this.attempting) return
     this.client = undefined
     this.transport = undefined
     this.failed(`closed the connection${this.stderrHint()}`, true)

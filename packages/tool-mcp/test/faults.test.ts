@@ -3,11 +3,15 @@
  * cancellation reaching the server, isError, a crash mid-call, list_changed between steps,
  * structured output, content mapping, collisions, isolation, backoff and progress.
  */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
+import { freePort } from './servers'
+import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
 
 let h: Harness
 afterEach(async () => {
@@ -74,6 +78,30 @@ describe('calls', () => {
     release.open()
     expect(outcome((await h.execute([call('f__echo', { message: 'next' }, 'c3')]))[0])).toBe('ok: "next"')
     expect(fault.cancelled.map((c) => c.tool)).toEqual(['hang', 'stubborn'])
+  })
+
+  test('the retry policy repeats a bridged tool the server annotates readOnlyHint or idempotentHint, and no other', async () => {
+    // Every call's first attempt fails; a predicate that takes any failure as transient leaves
+    // the tool's annotations as the only thing that decides.
+    h = await createHarness({ plugins: [{ plugin: RetryPolicy, config: { initialDelayMs: 1, jitter: 'none', retryable: () => true } }] })
+    const attempts = new Map<string, number>()
+    const flaky = (name: string) => () => {
+      const n = (attempts.get(name) ?? 0) + 1
+      attempts.set(name, n)
+      return n === 1 ? { isError: true, content: [{ type: 'text' as const, text: 'busy' }] } : text(`${name} ok`)
+    }
+    const fault = new FaultServer([
+      tool('read', flaky('read'), { annotations: { readOnlyHint: true } }),
+      tool('put', flaky('put'), { annotations: { idempotentHint: true } }),
+      tool('rm', flaky('rm'), { annotations: { destructiveHint: true } }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('f', fault)] })
+    const results = await h.execute([call('f__read', {}), call('f__put', {}), call('f__rm', {})])
+    expect(results.map((r) => [outcome(r), r.meta?.annotations?.retry ?? null])).toEqual([
+      ['ok: "read ok"', { attempts: 2, delaysMs: [1], errors: ['MCP_TOOL_ERROR'] }],
+      ['ok: "put ok"', { attempts: 2, delaysMs: [1], errors: ['MCP_TOOL_ERROR'] }],
+      ['MCP_TOOL_ERROR: busy', null],
+    ])
   })
 
   test('isError → an error result with the server text; a protocol error fails that call only', async () => {
@@ -419,6 +447,38 @@ describe('lifecycle', () => {
     const bridge = await createMcpBridge(h.ctx, { servers: [custom('never', never, { retry: { maxAttempts: 2, initialDelayMs: 1 } })] })
     expect(await failed).toMatchObject({ state: 'failed', attempts: 3, lastError: 'could not connect: no such host' })
     expect(bridge.status()).toHaveLength(1)
+  })
+
+  test('a server that fails its first connection reports why, not only that the connection closed', async () => {
+    h = await createHarness()
+    // An HTTP endpoint that refuses every request (a wrong bearer token), a port nobody listens on
+    // (the underlying cause is named), and a stdio server that
+    // exits at once: the SDK closes the transport as the connection attempt fails, and the
+    // attempt's own error (the HTTP status, the closed connection and the last stderr line) is
+    // what the status reports.
+    const http = createServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'text/plain' })
+      res.end('bad token')
+    })
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()))
+    try {
+      const port = (http.address() as AddressInfo).port
+      const closedPort = await freePort()
+      const bridge = await createMcpBridge(h.ctx, {
+        servers: [
+          { name: 'unauth', transport: 'http', url: `http://127.0.0.1:${port}/mcp` },
+          { name: 'refused', transport: 'http', url: `http://127.0.0.1:${closedPort}/mcp` },
+          { name: 'exits', command: process.execPath, args: ['-e', 'console.error("config file missing"); process.exit(3)'] },
+        ],
+      })
+      expect(bridge.status().map((s) => [s.name, s.state, s.attempts, s.lastError])).toEqual([
+        ['unauth', 'failed', 1, 'could not connect: Streamable HTTP error: Error POSTing to endpoint: bad token'],
+        ['refused', 'failed', 1, `could not connect: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`],
+        ['exits', 'failed', 1, 'could not connect: MCP error -32000: Connection closed; its last stderr line: config file missing'],
+      ])
+    } finally {
+      http.close()
+    }
   })
 
   test('disposing the context closes every connection and unregisters every tool', async () => {

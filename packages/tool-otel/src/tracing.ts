@@ -41,6 +41,8 @@ function json(value: string | JsonValue): string {
 export class ToolSpans {
   readonly #batches = new Map<string, Context>()
   readonly #batchSpans = new Map<string, Span>()
+  /** The agent of each open batch that has one: the agent of its calls that fail before policy (no execution view). */
+  readonly #batchAgents = new Map<string, string>()
   /** Open call spans by the execution's token (shared by an execution and its views). */
   readonly #calls = new Map<symbol, Span>()
 
@@ -58,6 +60,7 @@ export class ToolSpans {
     const active = context.active()
     const span = this.options.tracer.startSpan(A.BATCH_SPAN_NAME, { kind: SpanKind.INTERNAL, attributes }, active)
     this.#batchSpans.set(event.batchId, span)
+    if (event.agent !== undefined) this.#batchAgents.set(event.batchId, event.agent.id)
     this.#batches.set(event.batchId, trace.setSpan(active, span))
   }
 
@@ -67,6 +70,7 @@ export class ToolSpans {
     if (span === undefined) return
     this.#batchSpans.delete(event.batchId)
     this.#batches.delete(event.batchId)
+    this.#batchAgents.delete(event.batchId)
     let errors = 0
     for (const r of results) if (r.isError) errors++
     span.setAttribute(A.ATTR_DSH_BATCH_ERRORS, errors)
@@ -123,7 +127,12 @@ export class ToolSpans {
   result(result: ToolResult, event: ToolResultEvent): void {
     const exec = event.exec
     let span = exec === undefined ? undefined : this.#calls.get(exec.token)
-    if (span === undefined) span = this.#open(event.call, exec?.definition.description, event.batchId, event.parent, exec?.agent?.id)
+    if (span === undefined) {
+      // A call that failed before policy has no execution view: its agent is its run_code call's
+      // (a PTC sub-call) or its batch's.
+      const agentId = exec?.agent?.id ?? event.parent?.agent?.id ?? (event.batchId === undefined ? undefined : this.#batchAgents.get(event.batchId))
+      span = this.#open(event.call, exec?.definition.description, event.batchId, event.parent, agentId)
+    }
     else this.#calls.delete(exec!.token)
     if (result.isError) {
       span.setAttribute(A.ATTR_ERROR_TYPE, result.error.info?.code ?? 'TOOL_FAILED')

@@ -103,6 +103,19 @@ describe('a mixed native batch', () => {
       'dsh.tools.batch.id': batch.attributes['dsh.tools.batch.id'],
     })
     expect(ok.status.code).toBe(SpanStatusCode.UNSET)
+    // Calls that failed before policy (no execution view) still name the batch's agent.
+    const unknown = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c5')!
+    expect(unknown.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'nope',
+      'gen_ai.tool.call.id': 'c5',
+      'gen_ai.tool.type': 'function',
+      'gen_ai.agent.id': 'agent-1',
+      'dsh.tools.batch.id': batch.attributes['dsh.tools.batch.id'],
+      'error.type': 'UNKNOWN_TOOL',
+    })
+    const invalid = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c6')!
+    expect(invalid.attributes['gen_ai.agent.id']).toBe('agent-1')
     const timedOut = spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'c3')!
     expect(timedOut.status).toEqual({ code: SpanStatusCode.ERROR, message: 'tool call timed out after 20ms' })
     // Content capture is off by default.
@@ -177,7 +190,8 @@ describe('PTC', () => {
       '}',
       'return out.length',
     ].join('\n')
-    const [r] = await h.execute([{ callId: 'run1', name: RUN_CODE, arguments: JSON.stringify({ code, description: 'mixed' }) }])
+    const { agent } = h.agent('agent-p')
+    const [r] = await h.execute([{ callId: 'run1', name: RUN_CODE, arguments: JSON.stringify({ code, description: 'mixed' }) }], { agent })
     expect(r!.content).toEqual([{ type: 'text', text: '4' }])
     const spans = exporter.getFinishedSpans()
     expect(tree(spans)).toEqual([
@@ -189,6 +203,8 @@ describe('PTC', () => {
       '    execute_tool echo (run1:code:4) [INVALID_ARGS]',
     ])
     expect(spans.find((s) => s.attributes['gen_ai.tool.call.id'] === 'run1:code:4')!.attributes['dsh.tool.call.parent_id']).toBe('run1')
+    // Every call span names the agent, the sub-call that failed before policy too.
+    expect(spans.filter((s) => s.name !== 'execute_tools').map((s) => s.attributes['gen_ai.agent.id'])).toEqual(Array(5).fill('agent-p'))
     expect(spans.find((s) => s.name === 'execute_tools')!.attributes['dsh.tools.executor']).toBe('ptc')
   })
 })

@@ -111,8 +111,10 @@ export interface CodeLanguageFlavour {
   /**
    * How a program calls `name`, quoted in the hint a model-direct call of a known tool gets
    * (`call run_code with a program that does \`<callExample>\``), e.g. `await tools.name(args)`.
+   * `visible` (when given) names every tool of the SDK the program sees, in any order, so a
+   * language that renames tools can name the function its SDK shows for `name`.
    */
-  callExample(name: string): string
+  callExample(name: string, visible?: readonly string[]): string
 }
 
 /**
