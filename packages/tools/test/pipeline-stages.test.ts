@@ -326,6 +326,56 @@ describe('exact results for each code', () => {
     }, '{}')
     expect(r.isError && r.error.message).toBe('Tool "work" could not be checked by policy (tools/pre-execute): exec.signal of "work" can only be replaced inside a tools/execute wrapper')
   })
+
+  test('exec.arguments and the call identity cannot be replaced at run time: a pre-execute listener fails closed, a wrapper fails the call, the body never sees a replacement', async () => {
+    const bodies: unknown[] = []
+    const recording = (h: Harness) =>
+      h.ctx.tools.register(
+        defineTool({
+          name: 'work',
+          description: 'Records what its body receives.',
+          parameters: { n: { type: 'integer' } },
+          output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+          execute(args, exec) {
+            bodies.push({ args, name: exec.name, callId: exec.callId })
+            return 'ok'
+          },
+        }),
+      )
+    const fields = ['arguments', 'rawArguments', 'callId', 'name', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId'] as const
+    for (const field of fields) {
+      const pre = await one((h) => {
+        recording(h)
+        h.ctx.on('tools/pre-execute', (exec, next) => {
+          ;(exec as unknown as Record<string, unknown>)[field] = field === 'arguments' ? { n: 666 } : 'replaced'
+          return next()
+        })
+      }, '{"n":1}')
+      expect([field, pre.isError && pre.error]).toEqual([
+        field,
+        { message: `Tool "work" could not be checked by policy (tools/pre-execute): exec.${field} of "work" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`, info: { name: 'PolicyError', code: 'TOOL_DENIED' } },
+      ])
+    }
+    const wrapped = await one((h) => {
+      recording(h)
+      h.ctx.on('tools/execute', (exec, next) => {
+        ;(exec as unknown as { arguments: unknown }).arguments = { n: 666 }
+        return next()
+      })
+    }, '{"n":1}')
+    expect(wrapped.isError && wrapped.error).toEqual({ message: 'exec.arguments of "work" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)', info: { name: 'TypeError', code: 'TOOL_FAILED' } })
+    expect(bodies).toEqual([])
+    // Reading is unchanged.
+    const read = await one((h) => {
+      recording(h)
+      h.ctx.on('tools/pre-execute', (exec, next) => {
+        bodies.push(['pre', exec.arguments, exec.rawArguments, exec.callId, exec.name, exec.definition.name, exec.scope.kind, exec.batchId])
+        return next()
+      })
+    }, '{"n":1}')
+    expect(read).toMatchObject({ isError: false, value: 'ok' })
+    expect(bodies).toEqual([['pre', { n: 1 }, '{"n":1}', 'c1', 'work', 'work', 'deployment', 'batch-1'], { args: { n: 1 }, name: 'work', callId: 'c1' }])
+  })
 })
 
 describe('non-Error throws give readable messages (B17)', () => {
