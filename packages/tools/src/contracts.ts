@@ -394,6 +394,8 @@ export type PolicyDecision =
 /**
  * An approval service's answer to an `ask`. A rejection's `reason` is the model-facing message
  * verbatim (`Tool "x" was not approved` without one) and is also kept as `error.info.reason`.
+ * Any other answer (another `type`, a non-string `reason`, no object) fails closed like a
+ * throwing service: `TOOL_DENIED`, `Tool "x" could not be checked by policy (approval): …`.
  */
 export type ApprovalDecision =
   | { readonly type: 'approve' }

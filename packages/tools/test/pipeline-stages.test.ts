@@ -213,6 +213,34 @@ describe('exact results for each code', () => {
     expect(ok).toMatchObject({ isError: false, value: 'ok' })
   })
 
+  test('a malformed approval answer fails closed as a policy failure of the approval stage, like a throwing approval service', async () => {
+    const answers: [unknown, string][] = [
+      [{ type: 'maybe' }, '{ type: "maybe" }'],
+      [undefined, 'undefined'],
+      [null, 'null'],
+      ['approve', 'string'],
+      [{ type: 'reject', reason: 42 }, '{ type: "reject" } with a reason that is not a string'],
+    ]
+    for (const [answer, described] of answers) {
+      const r = await one((h) => {
+        work(h)
+        h.ctx.tools.approval({ request: async () => answer as never })
+        h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
+      }, '{}')
+      expect(r.isError && r.error).toEqual({
+        message: `Tool "work" could not be checked by policy (approval): the approval service answered ${described} instead of { type: "approve" } or { type: "reject", reason?: string }`,
+        info: { name: 'PolicyError', code: 'TOOL_DENIED' },
+      })
+    }
+    // A well-formed rejection without a reason stays a plain rejection.
+    const plain = await one((h) => {
+      work(h)
+      h.ctx.tools.approval({ request: async () => ({ type: 'reject' }) })
+      h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
+    }, '{}')
+    expect(plain.isError && plain.error).toEqual({ message: 'Tool "work" was not approved', info: { name: 'ApprovalRejected', code: 'TOOL_DENIED', toolName: 'work' } })
+  })
+
   test('a deny decision with info keeps it out of model content', async () => {
     const r = await one((h) => {
       work(h)
