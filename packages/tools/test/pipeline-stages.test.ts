@@ -180,6 +180,22 @@ describe('exact results for each code', () => {
     expect(r.isError && r.error).toEqual({ message: 'Tool "work" returned an invalid value: (root): must be string (got number)', info: { name: 'ToolError', code: 'INVALID_TOOL_OUTPUT' } })
   })
 
+  test('INVALID_TOOL_OUTPUT: a class instance is named with its article ("an Error object", "a Map object")', async () => {
+    const returning = (value: unknown) => (h: Harness) =>
+      h.ctx.tools.register(defineTool({ name: 'work', description: 'Returns a class instance.', parameters: {}, output: { schema: { type: 'json' }, render: () => [] }, execute: () => value as never }))
+    const messages: string[] = []
+    for (const value of [new Error('x'), Object.create({ inherited: 1 }) as object, { nested: new Map() }, new (class Item {})()]) {
+      const r = await one(returning(value), '{}')
+      messages.push(r.isError ? r.error.message : 'ok')
+    }
+    expect(messages).toEqual([
+      'Tool "work" returned an invalid value: (root) is an Error object, not plain JSON',
+      'Tool "work" returned an invalid value: (root) is an Object object, not plain JSON',
+      'Tool "work" returned an invalid value: /nested is a Map object, not plain JSON',
+      'Tool "work" returned an invalid value: (root) is an Item object, not plain JSON',
+    ])
+  })
+
   test('a ToolError chooses its code; a coded object keeps its code', async () => {
     const a = await one((h) => h.ctx.tools.register(traced([], { throws: new ToolError('RATE_LIMITED', 'slow down', { reason: 'quota' }) })), '{}')
     expect(a.isError && a.error).toEqual({ message: 'slow down', info: { name: 'ToolError', code: 'RATE_LIMITED', reason: 'quota' } })
