@@ -191,6 +191,14 @@ describe('throttling (default 100 ms per call)', () => {
     const root = new Context()
     await expect(root.plugin(ToolRegistry, { progressIntervalMs: -1 })).rejects.toThrow('tools config: progressIntervalMs must be a number of ms from 0 to 2147483647, got -1')
   })
+
+  test('every registry config RangeError shows a string quoted, so "250" does not read as the number 250', async () => {
+    const root = new Context()
+    await expect(root.plugin(ToolRegistry, { progressIntervalMs: '250' as never })).rejects.toThrow('tools config: progressIntervalMs must be a number of ms from 0 to 2147483647, got "250"')
+    await expect(root.plugin(ToolRegistry, { maxArgumentBytes: '4096' as never })).rejects.toThrow('tools config: maxArgumentBytes must be an integer of at least 2 bytes, got "4096"')
+    await expect(root.plugin(ToolRegistry, { contentLimits: { maxChars: '100' as never } })).rejects.toThrow('tools config: contentLimits.maxChars must be a non-negative integer (0 disables it), got "100"')
+    await expect(root.plugin(ToolRegistry, { repair: { jsonStrings: 'true' as never } })).rejects.toThrow('tools config: repair.jsonStrings must be a boolean, got "true"')
+  })
 })
 
 describe('no events after the result', () => {
