@@ -263,7 +263,8 @@ describe('bad input and failing listeners', () => {
   test('a malformed update throws a TypeError naming the tool and field (the call fails with it)', async () => {
     const { h, clock } = await boot()
     const bad = [
-      [{ progress: Number.NaN }, 'reportProgress on "bad": /progress must be a finite number, got number'],
+      [{ progress: Number.NaN }, 'reportProgress on "bad": /progress must be a finite number, got NaN'],
+      [{ progress: 1, total: Number.NEGATIVE_INFINITY }, 'reportProgress on "bad": /total must be a finite number when present, got -Infinity'],
       [{ progress: 1, total: '10' }, 'reportProgress on "bad": /total must be a finite number when present, got string'],
       [{ progress: 1, message: 3 }, 'reportProgress on "bad": /message must be a string when present, got number'],
       [null, 'reportProgress on "bad" takes { progress: number, total?: number, message?: string }, got null'],
@@ -299,7 +300,7 @@ describe('bad input and failing listeners', () => {
     ctl.execs.get('c1')!.reportProgress({ progress: 1 })
     ctl.execs.get('c1')!.reportProgress({ progress: 2 })
     expect(clock.pending).toBe(0)
-    expect(() => ctl.execs.get('c1')!.reportProgress({ progress: Number.POSITIVE_INFINITY })).toThrow('reportProgress on "long": /progress must be a finite number, got number')
+    expect(() => ctl.execs.get('c1')!.reportProgress({ progress: Number.POSITIVE_INFINITY })).toThrow('reportProgress on "long": /progress must be a finite number, got Infinity')
     ctl.finish.get('c1')!('done')
     const [result] = await clock.settle(pending)
     expect(result!.isError).toBe(false)
