@@ -281,6 +281,22 @@ describe('exact results for each code', () => {
     expect(b.isError && b.error.message).toBe('Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "maybe" } instead of allow, deny or ask')
   })
 
+  test('a deny without a string reason, or an ask with a non-string reason, is named as such (it fails closed like any malformed decision)', async () => {
+    const texts: string[] = []
+    for (const decision of [{ type: 'deny' }, { type: 'deny', reason: 42 }, { type: 'ask', reason: ['x'] }]) {
+      const r = await one((h) => {
+        work(h)
+        h.ctx.on('tools/pre-execute', () => decision as never)
+      }, '{}')
+      texts.push(r.isError ? `${r.error.info?.code} ${r.error.message}` : 'ok')
+    }
+    expect(texts).toEqual([
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "deny" } without a string reason instead of allow, deny or ask',
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "deny" } without a string reason instead of allow, deny or ask',
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "ask" } with a reason that is not a string instead of allow, deny or ask',
+    ])
+  })
+
   test('next() twice in pre-execute is a policy failure', async () => {
     const r = await one((h) => {
       work(h)

@@ -18,6 +18,14 @@ function isDecision(value: unknown): value is PolicyDecision {
   return d.type === 'allow' || (d.type === 'deny' && typeof d.reason === 'string') || (d.type === 'ask' && (d.reason === undefined || typeof d.reason === 'string'))
 }
 
+/** A malformed decision for its message: a `deny` or `ask` whose reason is wrong says so, rather than reading as a valid type. */
+function describeDecision(value: unknown): string {
+  const type = value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined
+  if (type === 'deny') return '{ type: "deny" } without a string reason'
+  if (type === 'ask') return '{ type: "ask" } with a reason that is not a string'
+  return describeValue(value)
+}
+
 /**
  * Stage 2 — policy: the `tools/pre-execute` waterfall (allow / deny / ask → approval), then the
  * monotonic guards. Sets `state.draft` when the call must not dispatch. Never throws or rejects.
@@ -41,7 +49,7 @@ function preExecuteFailed(state: CallState, error: unknown): void {
 function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
   const name = state.exec!.name
   if (!isDecision(raw)) {
-    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeDecision(raw)} instead of allow, deny or ask`)
     return
   }
   const decision = raw
