@@ -175,7 +175,17 @@ describe('executor mounts', () => {
     expect(h.ctx.tools.describe().tools.map((t) => t.name)).toEqual(['echo'])
     expect(changes).toEqual([])
     await unmount()
-    await expect(h.execute([call('echo', {})])).rejects.toThrow('No tool executor is mounted for scope "deployment"')
+    await expect(h.execute([call('echo', {})])).rejects.toThrow(new NoExecutorError('deployment'))
+    expect(((await h.execute([call('echo', {})]).catch((e: Error) => e)) as Error).message).toBe('No tool executor is mounted for scope "deployment" or its ancestors; mount one (native or PTC) before executing a batch')
+    // describe() names what it was asked to do, not a batch.
+    const thrown = (() => {
+      try {
+        h.ctx.tools.describe()
+      } catch (e) {
+        return e as NoExecutorError
+      }
+    })()
+    expect([thrown?.name, thrown?.code, thrown?.message]).toEqual(['NoExecutorError', 'NO_EXECUTOR', 'No tool executor is mounted for scope "deployment" or its ancestors; mount one (native or PTC) before describing the tools'])
   })
 })
 

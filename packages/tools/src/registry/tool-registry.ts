@@ -563,7 +563,7 @@ export class ToolRegistry extends Service {
     const scope = options.agent?.scope ?? options.scope ?? options.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)
-    if (executor === undefined) throw new NoExecutorError(scope.id)
+    if (executor === undefined) throw new NoExecutorError(scope.id, 'describe')
     const admitted = self._admitted(scope, options.toolSet, options.toolSet !== undefined)
     return executor.describe({
       scope,
