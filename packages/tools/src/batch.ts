@@ -169,6 +169,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     agent: options.agent,
     log: options.log,
     toolSet: options.toolSet,
+    version: host.version,
     signal: options.signal,
     abort: new AbortWatch(options.signal),
     parent: options.parent,

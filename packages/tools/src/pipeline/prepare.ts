@@ -94,7 +94,8 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
  */
 export function revokedBySet(state: CallState, run: RunContext): Draft | undefined {
   const set = run.toolSet
-  if (set === undefined) return undefined
+  // Nothing changed since the runner was created (so since this call was looked up): still admitted.
+  if (set === undefined || (!set.disposed && run.host.version === run.version)) return undefined
   const name = state.call.name
   if (run.local?.(name) !== undefined) return undefined
   const found = run.host.lookup(name, run.scope, set)
