@@ -493,4 +493,21 @@ describe('malformed batch entries', () => {
       ['c4', 'ok'],
     ])
   })
+
+  test('a batch whose signal is not an AbortSignal is refused with a TypeError naming it (not a Node events error)', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echoTool())
+    const refused: string[] = []
+    for (const signal of ['abort', {}, 42]) {
+      const error = await h.ctx.tools.execute({ calls: [call('echo', {}, 'c1')], signal: signal as never }).then(() => undefined, (e: unknown) => e as Error)
+      refused.push(`${error?.name}: ${error?.message}`)
+    }
+    expect(refused).toEqual([
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got string',
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got object',
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got number',
+    ])
+    // null and undefined mean "no signal".
+    expect((await h.ctx.tools.execute({ calls: [call('echo', {}, 'c2')], signal: null as never }))[0]!.isError).toBe(false)
+  })
 })

@@ -17,7 +17,7 @@ import type {
 } from '../contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from '../executor'
 import type { ToolBatchEvent, ToolChange, ToolEvents } from '../events'
-import { NoExecutorError, ToolActivationError, ToolRegistrationError } from '../errors'
+import { NoExecutorError, ToolActivationError, ToolRegistrationError, typeLabel } from '../errors'
 import { FoundTool } from '../found-tool'
 import { createRunner } from '../batch'
 import { warmUpPipeline } from '../warm-up'
@@ -585,10 +585,12 @@ export class ToolRegistry extends Service {
    * result per call, in call order. Never rejects for tool, policy or argument failures.
    *
    * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;
-   *   TypeError when `batch.calls` is not an array.
+   *   TypeError when `batch.calls` is not an array or `batch.signal` is not an AbortSignal
+   *   (`null` and `undefined` mean none).
    */
   async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
+    if (batch.signal != null && !(batch.signal instanceof AbortSignal)) throw new TypeError(`ctx.tools.execute(): signal must be an AbortSignal, got ${typeLabel(batch.signal)}`)
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)
