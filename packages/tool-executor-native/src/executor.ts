@@ -26,12 +26,14 @@ export interface ResolvedNativeConfig {
 }
 
 /**
- * Validates a native executor configuration.
+ * Validates a native executor configuration (`undefined` or `null`: the defaults, maxParallelCalls 10 and onDispose `drain`).
  *
  * @throws RangeError naming the field: `maxParallelCalls` not an integer from 1 to 1000, or
  *   `onDispose` not `drain`/`cancel`.
  */
-export function resolveNativeConfig(config: NativeExecutorConfig = {}): ResolvedNativeConfig {
+export function resolveNativeConfig(config: NativeExecutorConfig | null = {}): ResolvedNativeConfig {
+  // null (as cordis may pass it) means the defaults, as for the registry's config.
+  config ??= {}
   const maxParallelCalls = validateMaxParallel(config.maxParallelCalls, 'maxParallelCalls')
   const onDispose = config.onDispose ?? 'drain'
   if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${JSON.stringify(onDispose)}`)

@@ -18,6 +18,13 @@ describe('config', () => {
     expect(() => resolveNativeConfig({ maxParallelCalls: 2.5 })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got 2.5'))
     expect(() => resolveNativeConfig({ onDispose: 'abandon' as never })).toThrow(new RangeError('onDispose must be "drain" or "cancel", got "abandon"'))
   })
+
+  test('a string is shown quoted, so "3" does not read as the number 3; a null config means the defaults, as for the registry', () => {
+    expect(() => resolveNativeConfig({ maxParallelCalls: '3' as never })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got "3"'))
+    expect(() => resolveNativeConfig({ maxParallelCalls: null as never })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got null'))
+    expect(() => resolveNativeConfig({ maxParallelCalls: [4] as never })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got an array'))
+    expect(resolveNativeConfig(null as never)).toEqual({ maxParallelCalls: 10, onDispose: 'drain' })
+  })
 })
 
 describe('unmounting mid-batch', () => {

@@ -15,6 +15,7 @@ import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, MalformedEntry, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
 import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
+import { showConfigValue } from './registry/config'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -27,7 +28,7 @@ export const DEFAULT_MAX_PARALLEL = 10
 export function validateMaxParallel(value: unknown, field = 'maxParallelCalls'): number {
   if (value === undefined) return DEFAULT_MAX_PARALLEL
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 1000) {
-    throw new RangeError(`${field} must be an integer from 1 to 1000, got ${String(value)}`)
+    throw new RangeError(`${field} must be an integer from 1 to 1000, got ${showConfigValue(value)}`)
   }
   return value
 }
@@ -168,6 +169,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     agent: options.agent,
     log: options.log,
     toolSet: options.toolSet,
+    version: host.version,
     signal: options.signal,
     abort: new AbortWatch(options.signal),
     parent: options.parent,

@@ -19,7 +19,7 @@ export const DEFAULT_CONTENT_LIMITS: ContentLimits = Object.freeze({ maxChars: 2
 
 /** The marker appended to cut text; states the original size and how to get the rest. */
 export function truncationMarker(shownChars: number, totalChars: number, totalLines: number): string {
-  return `\n[output truncated: showing ${shownChars.toLocaleString('en-US')} of ${totalChars.toLocaleString('en-US')} characters (${totalLines.toLocaleString('en-US')} lines); request a narrower range or page to see the rest]`
+  return `\n[output truncated: showing ${shownChars.toLocaleString('en-US')} of ${totalChars.toLocaleString('en-US')} characters (${totalLines.toLocaleString('en-US')} ${totalLines === 1 ? 'line' : 'lines'}); request a narrower range or page to see the rest]`
 }
 
 function countLines(text: string): number {

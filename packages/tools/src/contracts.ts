@@ -334,7 +334,11 @@ export interface ToolExecution {
   /** Opaque correlation token, unique per call (minted when first read). */
   readonly token: symbol
   readonly name: string
-  /** Parsed, lossless, deep-frozen arguments. */
+  /**
+   * Parsed, lossless, deep-frozen arguments. Like every field here but `signal`, read-only at
+   * run time too: assigning it throws a `TypeError` (a `tools/pre-execute` listener then fails
+   * closed, a wrapper fails its call), so the body runs with what was validated and logged.
+   */
   readonly arguments: Readonly<JsonObject>
   /** Arguments as the model emitted them. */
   readonly rawArguments: string | JsonValue
@@ -390,6 +394,8 @@ export type PolicyDecision =
 /**
  * An approval service's answer to an `ask`. A rejection's `reason` is the model-facing message
  * verbatim (`Tool "x" was not approved` without one) and is also kept as `error.info.reason`.
+ * Any other answer (another `type`, a non-string `reason`, no object) fails closed like a
+ * throwing service: `TOOL_DENIED`, `Tool "x" could not be checked by policy (approval): …`.
  */
 export type ApprovalDecision =
   | { readonly type: 'approve' }

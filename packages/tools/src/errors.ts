@@ -52,12 +52,15 @@ export class ToolActivationError extends Error {
   }
 }
 
-/** Thrown by `ctx.tools.execute` while no executor is mounted for the scope (code `NO_EXECUTOR`). */
+/**
+ * Thrown by `ctx.tools.execute` (a rejection) and `ctx.tools.describe` while no executor is
+ * mounted for the scope (code `NO_EXECUTOR`); the message names what was asked (`action`).
+ */
 export class NoExecutorError extends Error {
   override readonly name = 'NoExecutorError'
   readonly code = 'NO_EXECUTOR' as const
-  constructor(scopeId: string) {
-    super(`No tool executor is mounted for scope "${scopeId}" or its ancestors; mount one (native or PTC) before executing a batch`)
+  constructor(scopeId: string, action: 'execute' | 'describe' = 'execute') {
+    super(`No tool executor is mounted for scope "${scopeId}" or its ancestors; mount one (native or PTC) before ${action === 'describe' ? 'describing the tools' : 'executing a batch'}`)
   }
 }
 

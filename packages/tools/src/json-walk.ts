@@ -87,7 +87,8 @@ class Walker {
       const proto = Object.getPrototypeOf(v) as unknown
       if (proto !== Object.prototype && proto !== null) {
         const name = (v as { constructor?: { name?: unknown } }).constructor?.name
-        return this.fail(`is a ${typeof name === 'string' ? name : 'non-plain'} object, not plain JSON`)
+        const label = typeof name === 'string' && name !== '' ? name : 'non-plain'
+        return this.fail(`is ${/^[AEIOU]/i.test(label) ? 'an' : 'a'} ${label} object, not plain JSON`)
       }
       const out: Record<string, JsonValue> = copy ? {} : (v as Record<string, JsonValue>)
       for (const key of Object.keys(v)) {

@@ -66,6 +66,11 @@ function finite(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value)
 }
 
+/** A refused progress field: a non-finite number by its value (`NaN`, `Infinity`), anything else by its type. */
+function shown(value: unknown): string {
+  return typeof value === 'number' ? String(value) : typeLabel(value)
+}
+
 /**
  * Checks an update's shape.
  *
@@ -78,8 +83,8 @@ export function checkProgress(tool: string, update: unknown): ToolProgress {
     throw new TypeError(`${prefix} takes { progress: number, total?: number, message?: string }, got ${typeLabel(update)}`)
   }
   const u = update as { progress?: unknown; total?: unknown; message?: unknown }
-  if (!finite(u.progress)) throw new TypeError(`${prefix}: /progress must be a finite number, got ${typeLabel(u.progress)}`)
-  if (u.total !== undefined && !finite(u.total)) throw new TypeError(`${prefix}: /total must be a finite number when present, got ${typeLabel(u.total)}`)
+  if (!finite(u.progress)) throw new TypeError(`${prefix}: /progress must be a finite number, got ${shown(u.progress)}`)
+  if (u.total !== undefined && !finite(u.total)) throw new TypeError(`${prefix}: /total must be a finite number when present, got ${shown(u.total)}`)
   if (u.message !== undefined && typeof u.message !== 'string') throw new TypeError(`${prefix}: /message must be a string when present, got ${typeLabel(u.message)}`)
   return u as ToolProgress
 }

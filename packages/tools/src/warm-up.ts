@@ -59,6 +59,7 @@ export async function runWarmUp(config: PipelineConfig): Promise<readonly ToolRe
   const host: PipelineHost = {
     config,
     lookup: () => ({ available: [] }),
+    version: 0,
     hooks: () => NO_HOOKS,
     report: () => {},
   }

@@ -95,4 +95,11 @@ describe('the line cap', () => {
     const [r] = await h.execute([call('show', {}, 'c1')])
     expect(texts(r)).toEqual(['ab\nc\n[output truncated: showing 4 of 8 characters (3 lines); request a narrower range or page to see the rest]'])
   })
+
+  test('a single line cut by the character cap is "1 line", not "1 lines"', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 4, maxLines: 1000 } } })
+    h.ctx.tools.register(showing([{ type: 'text', text: 'abcdefgh' }]))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(r)).toEqual(['abcd\n[output truncated: showing 4 of 8 characters (1 line); request a narrower range or page to see the rest]'])
+  })
 })

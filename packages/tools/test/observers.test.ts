@@ -131,6 +131,32 @@ describe('definition fields', () => {
     expect(bad!.isError && [bad!.error.info?.code, bad!.error.message]).toEqual(['INVALID_ARGS', 'Invalid arguments for tool "raw": /n: must be a number'])
   })
 
+  test('defineRawTool keeps checkArguments: its problem is INVALID_ARGS (also with validateArguments: false), its throw TOOL_FAILED', async () => {
+    h = await createHarness()
+    const bodies: string[] = []
+    h.ctx.tools.register(
+      defineRawTool({
+        name: 'raw',
+        description: 'd',
+        inputSchema: { type: 'object' },
+        validateArguments: false,
+        checkArguments: (args) => (args.n === 'boom' ? (() => { throw new Error('checker broke') })() : typeof args.n === 'number' ? undefined : '/n: must be a number'),
+        execute: (args, exec) => {
+          bodies.push(exec.callId)
+          return 'ran'
+        },
+      }),
+    )
+    const results = await h.execute([call('raw', { n: 1 }, 'c1'), call('raw', { n: 'x' }, 'c2'), call('raw', { n: 'boom' }, 'c3')])
+    expect(results.map((r) => (r.isError ? [r.error.info?.code, r.error.message] : 'ok'))).toEqual([
+      'ok',
+      ['INVALID_ARGS', 'Invalid arguments for tool "raw": /n: must be a number'],
+      ['TOOL_FAILED', 'Tool "raw" could not check its arguments: checker broke'],
+    ])
+    expect(bodies).toEqual(['c1'])
+    expect(() => defineRawTool({ name: 'raw', description: 'd', inputSchema: { type: 'object' }, checkArguments: 'no' as never, execute: () => null })).toThrow('tool "raw": /checkArguments: must be a function (got string)')
+  })
+
   test('idempotent: true is kept by defineTool and defineRawTool; anything else is dropped', () => {
     const common = { name: 't', description: 'd', execute: () => null }
     expect(defineTool({ ...common, parameters: {}, output: { schema: { type: 'null' }, render: () => [] }, idempotent: true }).idempotent).toBe(true)

@@ -180,6 +180,22 @@ describe('exact results for each code', () => {
     expect(r.isError && r.error).toEqual({ message: 'Tool "work" returned an invalid value: (root): must be string (got number)', info: { name: 'ToolError', code: 'INVALID_TOOL_OUTPUT' } })
   })
 
+  test('INVALID_TOOL_OUTPUT: a class instance is named with its article ("an Error object", "a Map object")', async () => {
+    const returning = (value: unknown) => (h: Harness) =>
+      h.ctx.tools.register(defineTool({ name: 'work', description: 'Returns a class instance.', parameters: {}, output: { schema: { type: 'json' }, render: () => [] }, execute: () => value as never }))
+    const messages: string[] = []
+    for (const value of [new Error('x'), Object.create({ inherited: 1 }) as object, { nested: new Map() }, new (class Item {})()]) {
+      const r = await one(returning(value), '{}')
+      messages.push(r.isError ? r.error.message : 'ok')
+    }
+    expect(messages).toEqual([
+      'Tool "work" returned an invalid value: (root) is an Error object, not plain JSON',
+      'Tool "work" returned an invalid value: (root) is an Object object, not plain JSON',
+      'Tool "work" returned an invalid value: /nested is a Map object, not plain JSON',
+      'Tool "work" returned an invalid value: (root) is an Item object, not plain JSON',
+    ])
+  })
+
   test('a ToolError chooses its code; a coded object keeps its code', async () => {
     const a = await one((h) => h.ctx.tools.register(traced([], { throws: new ToolError('RATE_LIMITED', 'slow down', { reason: 'quota' }) })), '{}')
     expect(a.isError && a.error).toEqual({ message: 'slow down', info: { name: 'ToolError', code: 'RATE_LIMITED', reason: 'quota' } })
@@ -213,6 +229,34 @@ describe('exact results for each code', () => {
     expect(ok).toMatchObject({ isError: false, value: 'ok' })
   })
 
+  test('a malformed approval answer fails closed as a policy failure of the approval stage, like a throwing approval service', async () => {
+    const answers: [unknown, string][] = [
+      [{ type: 'maybe' }, '{ type: "maybe" }'],
+      [undefined, 'undefined'],
+      [null, 'null'],
+      ['approve', 'string'],
+      [{ type: 'reject', reason: 42 }, '{ type: "reject" } with a reason that is not a string'],
+    ]
+    for (const [answer, described] of answers) {
+      const r = await one((h) => {
+        work(h)
+        h.ctx.tools.approval({ request: async () => answer as never })
+        h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
+      }, '{}')
+      expect(r.isError && r.error).toEqual({
+        message: `Tool "work" could not be checked by policy (approval): the approval service answered ${described} instead of { type: "approve" } or { type: "reject", reason?: string }`,
+        info: { name: 'PolicyError', code: 'TOOL_DENIED' },
+      })
+    }
+    // A well-formed rejection without a reason stays a plain rejection.
+    const plain = await one((h) => {
+      work(h)
+      h.ctx.tools.approval({ request: async () => ({ type: 'reject' }) })
+      h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
+    }, '{}')
+    expect(plain.isError && plain.error).toEqual({ message: 'Tool "work" was not approved', info: { name: 'ApprovalRejected', code: 'TOOL_DENIED', toolName: 'work' } })
+  })
+
   test('a deny decision with info keeps it out of model content', async () => {
     const r = await one((h) => {
       work(h)
@@ -235,6 +279,22 @@ describe('exact results for each code', () => {
       h.ctx.on('tools/pre-execute', () => ({ type: 'maybe' }) as never)
     }, '{}')
     expect(b.isError && b.error.message).toBe('Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "maybe" } instead of allow, deny or ask')
+  })
+
+  test('a deny without a string reason, or an ask with a non-string reason, is named as such (it fails closed like any malformed decision)', async () => {
+    const texts: string[] = []
+    for (const decision of [{ type: 'deny' }, { type: 'deny', reason: 42 }, { type: 'ask', reason: ['x'] }]) {
+      const r = await one((h) => {
+        work(h)
+        h.ctx.on('tools/pre-execute', () => decision as never)
+      }, '{}')
+      texts.push(r.isError ? `${r.error.info?.code} ${r.error.message}` : 'ok')
+    }
+    expect(texts).toEqual([
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "deny" } without a string reason instead of allow, deny or ask',
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "deny" } without a string reason instead of allow, deny or ask',
+      'TOOL_DENIED Tool "work" could not be checked by policy (tools/pre-execute): a tools/pre-execute listener returned { type: "ask" } with a reason that is not a string instead of allow, deny or ask',
+    ])
   })
 
   test('next() twice in pre-execute is a policy failure', async () => {
@@ -326,6 +386,56 @@ describe('exact results for each code', () => {
     }, '{}')
     expect(r.isError && r.error.message).toBe('Tool "work" could not be checked by policy (tools/pre-execute): exec.signal of "work" can only be replaced inside a tools/execute wrapper')
   })
+
+  test('exec.arguments and the call identity cannot be replaced at run time: a pre-execute listener fails closed, a wrapper fails the call, the body never sees a replacement', async () => {
+    const bodies: unknown[] = []
+    const recording = (h: Harness) =>
+      h.ctx.tools.register(
+        defineTool({
+          name: 'work',
+          description: 'Records what its body receives.',
+          parameters: { n: { type: 'integer' } },
+          output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+          execute(args, exec) {
+            bodies.push({ args, name: exec.name, callId: exec.callId })
+            return 'ok'
+          },
+        }),
+      )
+    const fields = ['arguments', 'rawArguments', 'callId', 'name', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId'] as const
+    for (const field of fields) {
+      const pre = await one((h) => {
+        recording(h)
+        h.ctx.on('tools/pre-execute', (exec, next) => {
+          ;(exec as unknown as Record<string, unknown>)[field] = field === 'arguments' ? { n: 666 } : 'replaced'
+          return next()
+        })
+      }, '{"n":1}')
+      expect([field, pre.isError && pre.error]).toEqual([
+        field,
+        { message: `Tool "work" could not be checked by policy (tools/pre-execute): exec.${field} of "work" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`, info: { name: 'PolicyError', code: 'TOOL_DENIED' } },
+      ])
+    }
+    const wrapped = await one((h) => {
+      recording(h)
+      h.ctx.on('tools/execute', (exec, next) => {
+        ;(exec as unknown as { arguments: unknown }).arguments = { n: 666 }
+        return next()
+      })
+    }, '{"n":1}')
+    expect(wrapped.isError && wrapped.error).toEqual({ message: 'exec.arguments of "work" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)', info: { name: 'TypeError', code: 'TOOL_FAILED' } })
+    expect(bodies).toEqual([])
+    // Reading is unchanged.
+    const read = await one((h) => {
+      recording(h)
+      h.ctx.on('tools/pre-execute', (exec, next) => {
+        bodies.push(['pre', exec.arguments, exec.rawArguments, exec.callId, exec.name, exec.definition.name, exec.scope.kind, exec.batchId])
+        return next()
+      })
+    }, '{"n":1}')
+    expect(read).toMatchObject({ isError: false, value: 'ok' })
+    expect(bodies).toEqual([['pre', { n: 1 }, '{"n":1}', 'c1', 'work', 'work', 'deployment', 'batch-1'], { args: { n: 1 }, name: 'work', callId: 'c1' }])
+  })
 })
 
 describe('non-Error throws give readable messages (B17)', () => {
@@ -382,5 +492,22 @@ describe('malformed batch entries', () => {
       ['invalid-call-2', 'Invalid tool call at position 2: expected an object with callId, name and arguments, got string'],
       ['c4', 'ok'],
     ])
+  })
+
+  test('a batch whose signal is not an AbortSignal is refused with a TypeError naming it (not a Node events error)', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echoTool())
+    const refused: string[] = []
+    for (const signal of ['abort', {}, 42]) {
+      const error = await h.ctx.tools.execute({ calls: [call('echo', {}, 'c1')], signal: signal as never }).then(() => undefined, (e: unknown) => e as Error)
+      refused.push(`${error?.name}: ${error?.message}`)
+    }
+    expect(refused).toEqual([
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got string',
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got object',
+      'TypeError: ctx.tools.execute(): signal must be an AbortSignal, got number',
+    ])
+    // null and undefined mean "no signal".
+    expect((await h.ctx.tools.execute({ calls: [call('echo', {}, 'c2')], signal: null as never }))[0]!.isError).toBe(false)
   })
 })

@@ -191,6 +191,14 @@ describe('throttling (default 100 ms per call)', () => {
     const root = new Context()
     await expect(root.plugin(ToolRegistry, { progressIntervalMs: -1 })).rejects.toThrow('tools config: progressIntervalMs must be a number of ms from 0 to 2147483647, got -1')
   })
+
+  test('every registry config RangeError shows a string quoted, so "250" does not read as the number 250', async () => {
+    const root = new Context()
+    await expect(root.plugin(ToolRegistry, { progressIntervalMs: '250' as never })).rejects.toThrow('tools config: progressIntervalMs must be a number of ms from 0 to 2147483647, got "250"')
+    await expect(root.plugin(ToolRegistry, { maxArgumentBytes: '4096' as never })).rejects.toThrow('tools config: maxArgumentBytes must be an integer of at least 2 bytes, got "4096"')
+    await expect(root.plugin(ToolRegistry, { contentLimits: { maxChars: '100' as never } })).rejects.toThrow('tools config: contentLimits.maxChars must be a non-negative integer (0 disables it), got "100"')
+    await expect(root.plugin(ToolRegistry, { repair: { jsonStrings: 'true' as never } })).rejects.toThrow('tools config: repair.jsonStrings must be a boolean, got "true"')
+  })
 })
 
 describe('no events after the result', () => {
@@ -255,7 +263,8 @@ describe('bad input and failing listeners', () => {
   test('a malformed update throws a TypeError naming the tool and field (the call fails with it)', async () => {
     const { h, clock } = await boot()
     const bad = [
-      [{ progress: Number.NaN }, 'reportProgress on "bad": /progress must be a finite number, got number'],
+      [{ progress: Number.NaN }, 'reportProgress on "bad": /progress must be a finite number, got NaN'],
+      [{ progress: 1, total: Number.NEGATIVE_INFINITY }, 'reportProgress on "bad": /total must be a finite number when present, got -Infinity'],
       [{ progress: 1, total: '10' }, 'reportProgress on "bad": /total must be a finite number when present, got string'],
       [{ progress: 1, message: 3 }, 'reportProgress on "bad": /message must be a string when present, got number'],
       [null, 'reportProgress on "bad" takes { progress: number, total?: number, message?: string }, got null'],
@@ -291,7 +300,7 @@ describe('bad input and failing listeners', () => {
     ctl.execs.get('c1')!.reportProgress({ progress: 1 })
     ctl.execs.get('c1')!.reportProgress({ progress: 2 })
     expect(clock.pending).toBe(0)
-    expect(() => ctl.execs.get('c1')!.reportProgress({ progress: Number.POSITIVE_INFINITY })).toThrow('reportProgress on "long": /progress must be a finite number, got number')
+    expect(() => ctl.execs.get('c1')!.reportProgress({ progress: Number.POSITIVE_INFINITY })).toThrow('reportProgress on "long": /progress must be a finite number, got Infinity')
     ctl.finish.get('c1')!('done')
     const [result] = await clock.settle(pending)
     expect(result!.isError).toBe(false)

@@ -57,6 +57,7 @@ test('registration errors name the tool and the JSON pointer', async () => {
   expect(attempt({ ...base, name: 'run_code', parameters: {} })).toBe('Cannot register tool "run_code": /name "run_code" is reserved for the PTC executor')
   expect(attempt({ ...base, name: 'x', parameters: { type: 'string' } })).toBe('Cannot register tool "x": /parameters/type must be "object" (tool arguments are a JSON object), got "string"')
   expect(attempt({ ...base, name: 'x', parameters: {}, timeoutMs: 0 })).toBe('Cannot register tool "x": /timeoutMs must be a positive finite number of ms up to 2147483647, got 0')
+  expect(attempt({ ...base, name: 'x', parameters: {}, timeoutMs: '500' })).toBe('Cannot register tool "x": /timeoutMs must be a positive finite number of ms up to 2147483647, got "500"')
   expect(attempt({ name: 'x', description: 'd', execute: () => null, parameters: {} })).toBe('Cannot register tool "x": /output is missing: declare { schema, render } for the canonical value')
   expect(attempt({ ...base, name: 'x', parameters: { type: 'object', properties: { a: { type: 'strin' } } } })).toMatch(/^Cannot register tool "x": \/parameters\/properties\/a\/type /)
   expect(attempt({ ...base, name: 'x', parameters: { type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } } })).toMatch(/^Cannot register tool "x": \/parameters\/properties\/a\/\$ref /)

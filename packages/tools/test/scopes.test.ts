@@ -175,7 +175,17 @@ describe('executor mounts', () => {
     expect(h.ctx.tools.describe().tools.map((t) => t.name)).toEqual(['echo'])
     expect(changes).toEqual([])
     await unmount()
-    await expect(h.execute([call('echo', {})])).rejects.toThrow('No tool executor is mounted for scope "deployment"')
+    await expect(h.execute([call('echo', {})])).rejects.toThrow(new NoExecutorError('deployment'))
+    expect(((await h.execute([call('echo', {})]).catch((e: Error) => e)) as Error).message).toBe('No tool executor is mounted for scope "deployment" or its ancestors; mount one (native or PTC) before executing a batch')
+    // describe() names what it was asked to do, not a batch.
+    const thrown = (() => {
+      try {
+        h.ctx.tools.describe()
+      } catch (e) {
+        return e as NoExecutorError
+      }
+    })()
+    expect([thrown?.name, thrown?.code, thrown?.message]).toEqual(['NoExecutorError', 'NO_EXECUTOR', 'No tool executor is mounted for scope "deployment" or its ancestors; mount one (native or PTC) before describing the tools'])
   })
 })
 
@@ -230,5 +240,58 @@ describe('conditional tools and resolved sets', () => {
     expect(results.map((r) => (r.isError ? r.error.info?.code : r.value))).toEqual(['UNKNOWN_TOOL', 'UNKNOWN_TOOL', 'UNKNOWN_TOOL'])
     set.dispose()
     expect(set.definitions).toEqual([])
+  })
+
+  test('during a batch, a disposal of the set, a same-name replacement or a new restriction makes the calls that have not started UNKNOWN_TOOL; a started body finishes', async () => {
+    // Each case changes the registry from inside the first call's body (an exclusive call, so the
+    // second has not started); the second call must not run the tool the set no longer admits.
+    const bodies: string[] = []
+    const acting = (name: string, act: () => unknown) =>
+      defineTool({ name, description: name, parameters: {}, output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] }, execute: async () => {
+        bodies.push(name)
+        await act()
+        return `${name} done`
+      } })
+    const outcomes = (results: readonly { isError: boolean; value?: unknown; error?: { message: string } }[]) => results.map((r) => (r.isError ? r.error!.message : r.value))
+
+    h = await createHarness()
+    let set = await h.resolve()
+    h.ctx.tools.register(acting('first', () => set.dispose()))
+    h.ctx.tools.register(acting('second', () => undefined))
+    set = await h.resolve()
+    expect(outcomes(await h.ctx.tools.execute({ calls: [call('first', {}, 'c1'), call('second', {}, 'c2')], toolSet: set }))).toEqual(['first done', 'Unknown tool "second". No tools are available.'])
+    await h.dispose()
+
+    h = await createHarness()
+    let disposeOld: () => unknown = () => undefined
+    h.ctx.tools.register(acting('first', async () => {
+      await disposeOld()
+      h.ctx.tools.register(named('second', 'new'))
+    }))
+    disposeOld = h.ctx.tools.register(acting('second', () => undefined))
+    set = await h.resolve()
+    expect(outcomes(await h.ctx.tools.execute({ calls: [call('first', {}, 'c1'), call('second', {}, 'c2')], toolSet: set }))).toEqual(['first done', 'Unknown tool "second". Available tools: first'])
+    await h.dispose()
+
+    h = await createHarness()
+    const agent = h.agent('a')
+    h.ctx.tools.register(acting('first', () => agent.ctx.tools.restrict({ deny: ['second'] })))
+    h.ctx.tools.register(acting('second', () => undefined))
+    set = await h.resolve({ agent: agent.agent })
+    expect(outcomes(await h.ctx.tools.execute({ calls: [call('first', {}, 'c1'), call('second', {}, 'c2')], agent: agent.agent, toolSet: set }))).toEqual(['first done', 'Unknown tool "second". Available tools: first'])
+    await h.dispose()
+
+    // Between policy and the body: the set is disposed while an approval is pending.
+    h = await createHarness()
+    h.ctx.tools.register(acting('second', () => undefined))
+    set = await h.resolve()
+    h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
+    h.ctx.tools.approval({ request: async () => {
+      set.dispose()
+      return { type: 'approve' }
+    } })
+    const [late] = await h.ctx.tools.execute({ calls: [call('second', {}, 'c1')], toolSet: set })
+    expect(late!.isError && [late!.error.info?.code, late!.error.message]).toEqual(['UNKNOWN_TOOL', 'Unknown tool "second". No tools are available.'])
+    expect(bodies).toEqual(['first', 'first', 'first'])
   })
 })

@@ -9,6 +9,7 @@ import { fuseSignals } from '../signals'
 import type { ToolProgress } from '../progress'
 import { ABORTED_BEFORE, ABORTED_DRAFT, failFromInfo, thrownCap } from './drafts'
 import type { Execution } from './execution'
+import { revokedBySet } from './prepare'
 import { settleValue } from './settle'
 import type { CallState, RunContext } from './types'
 
@@ -53,6 +54,14 @@ function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): bool
   if (run.abort.isAborted) {
     state.draft = ABORTED_BEFORE
     return false
+  }
+  if (run.toolSet !== undefined) {
+    // The set may have stopped admitting the tool while policy ran (an approval can take long).
+    const revoked = revokedBySet(state, run)
+    if (revoked !== undefined) {
+      state.draft = revoked
+      return false
+    }
   }
   if (run.hooks.execute.length === 0) {
     // No wrapper: nothing can replace the signal, the body runs at once on the execution view.

@@ -10,18 +10,22 @@ import { describeProblem } from './drafts'
 import { freezeContext, isContext } from './frozen-content'
 import type { RunContext } from './types'
 
-/** The execution view; `signal` is writable only while the `tools/execute` stage runs. */
+/**
+ * The execution view. `signal` is writable only while the `tools/execute` stage runs; the call's
+ * identity and arguments are read-only at run time too (accessors whose setters throw), so no
+ * listener can make the body run something other than what was validated and logged.
+ */
 export class Execution implements ToolExecution {
-  readonly callId: string
-  readonly name: string
-  readonly arguments: Readonly<JsonObject>
-  readonly rawArguments: string | JsonValue
-  readonly definition: AnyToolDefinition
-  readonly scope: Scope
-  readonly agent?: Agent
-  readonly log?: SessionLog
-  readonly parent?: ToolExecution
-  readonly batchId?: string
+  readonly #callId: string
+  readonly #name: string
+  readonly #arguments: Readonly<JsonObject>
+  readonly #rawArguments: string | JsonValue
+  readonly #definition: AnyToolDefinition
+  readonly #scope: Scope
+  readonly #agent: Agent | undefined
+  readonly #log: SessionLog | undefined
+  readonly #parent: ToolExecution | undefined
+  readonly #batchId: string | undefined
   #signal: AbortSignal
   /** Created on first read: most calls never need one (a `Symbol()` per call costs ~5 % of a trivial call). */
   #token: symbol | undefined
@@ -36,19 +40,85 @@ export class Execution implements ToolExecution {
   annotations: Map<string, JsonValue> | undefined
 
   constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
-    this.callId = call.callId
-    this.name = call.name
-    this.arguments = args
-    this.rawArguments = call.arguments
-    this.definition = definition
-    this.scope = run.scope
-    if (run.agent !== undefined) this.agent = run.agent
-    if (run.log !== undefined) this.log = run.log
-    if (run.parent !== undefined) this.parent = run.parent
-    if (run.batchId !== undefined) this.batchId = run.batchId
+    this.#callId = call.callId
+    this.#name = call.name
+    this.#arguments = args
+    this.#rawArguments = call.arguments
+    this.#definition = definition
+    this.#scope = run.scope
+    this.#agent = run.agent
+    this.#log = run.log
+    this.#parent = run.parent
+    this.#batchId = run.batchId
     this.#signal = run.signal
     this.#token = undefined
     this.#run = run
+  }
+
+  get callId(): string {
+    return this.#callId
+  }
+  set callId(_: string) {
+    this.#readOnly('callId')
+  }
+  get name(): string {
+    return this.#name
+  }
+  set name(_: string) {
+    this.#readOnly('name')
+  }
+  get arguments(): Readonly<JsonObject> {
+    return this.#arguments
+  }
+  set arguments(_: Readonly<JsonObject>) {
+    this.#readOnly('arguments')
+  }
+  get rawArguments(): string | JsonValue {
+    return this.#rawArguments
+  }
+  set rawArguments(_: string | JsonValue) {
+    this.#readOnly('rawArguments')
+  }
+  get definition(): AnyToolDefinition {
+    return this.#definition
+  }
+  set definition(_: AnyToolDefinition) {
+    this.#readOnly('definition')
+  }
+  get scope(): Scope {
+    return this.#scope
+  }
+  set scope(_: Scope) {
+    this.#readOnly('scope')
+  }
+  get agent(): Agent | undefined {
+    return this.#agent
+  }
+  set agent(_: Agent | undefined) {
+    this.#readOnly('agent')
+  }
+  get log(): SessionLog | undefined {
+    return this.#log
+  }
+  set log(_: SessionLog | undefined) {
+    this.#readOnly('log')
+  }
+  get parent(): ToolExecution | undefined {
+    return this.#parent
+  }
+  set parent(_: ToolExecution | undefined) {
+    this.#readOnly('parent')
+  }
+  get batchId(): string | undefined {
+    return this.#batchId
+  }
+  set batchId(_: string | undefined) {
+    this.#readOnly('batchId')
+  }
+
+  /** A listener tried to replace a read-only field: the listener fails (pre-execute fails closed, a wrapper fails the call). */
+  #readOnly(field: string): never {
+    throw new TypeError(`exec.${field} of "${this.#name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
   }
 
   get token(): symbol {

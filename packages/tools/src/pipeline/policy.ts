@@ -2,7 +2,7 @@
  * Stage 2 — policy (internal): the `tools/pre-execute` waterfall, its decision (allow, deny, or
  * ask the approval service), then the monotonic guards.
  */
-import type { PolicyDecision } from '../contracts'
+import type { ApprovalDecision, PolicyDecision } from '../contracts'
 import { describeThrown, messages } from '../errors'
 import { isThenable, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
@@ -16,6 +16,14 @@ function isDecision(value: unknown): value is PolicyDecision {
   if (value === null || typeof value !== 'object') return false
   const d = value as { type?: unknown; reason?: unknown }
   return d.type === 'allow' || (d.type === 'deny' && typeof d.reason === 'string') || (d.type === 'ask' && (d.reason === undefined || typeof d.reason === 'string'))
+}
+
+/** A malformed decision for its message: a `deny` or `ask` whose reason is wrong says so, rather than reading as a valid type. */
+function describeDecision(value: unknown): string {
+  const type = value !== null && typeof value === 'object' ? (value as { type?: unknown }).type : undefined
+  if (type === 'deny') return '{ type: "deny" } without a string reason'
+  if (type === 'ask') return '{ type: "ask" } with a reason that is not a string'
+  return describeValue(value)
 }
 
 /**
@@ -41,7 +49,7 @@ function preExecuteFailed(state: CallState, error: unknown): void {
 function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
   const name = state.exec!.name
   if (!isDecision(raw)) {
-    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeValue(raw)} instead of allow, deny or ask`)
+    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeDecision(raw)} instead of allow, deny or ask`)
     return
   }
   const decision = raw
@@ -57,6 +65,15 @@ function decide(state: CallState, run: RunContext, raw: unknown): void | Promise
   guard(state, run)
 }
 
+/** What is wrong with an approval service's answer (`undefined`: a well-formed `approve` or `reject`). */
+function approvalProblem(answer: unknown): string | undefined {
+  if (answer === null || typeof answer !== 'object') return describeValue(answer)
+  const { type, reason } = answer as { type?: unknown; reason?: unknown }
+  if (type === 'approve') return undefined
+  if (type === 'reject') return reason === undefined || typeof reason === 'string' ? undefined : '{ type: "reject" } with a reason that is not a string'
+  return describeValue(answer)
+}
+
 /** An `ask` decision: the approval service answers, then the guards run. */
 async function ask(state: CallState, run: RunContext, reason: string | undefined): Promise<void> {
   const exec = state.exec!
@@ -67,10 +84,16 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
     return
   }
   try {
-    const answer = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    const answer: unknown = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    const problem = approvalProblem(answer)
+    // A malformed answer fails closed, like a throwing service; it is no rejection the user gave.
+    if (problem !== undefined) {
+      state.draft = policyError('TOOL_DENIED', name, 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
+      return
+    }
     // A rejection is a denial and stays more specific than a concurrent abort.
-    if (answer?.type !== 'approve') {
-      const rejection = answer?.type === 'reject' ? answer.reason : undefined
+    if ((answer as ApprovalDecision).type === 'reject') {
+      const rejection = (answer as { reason?: string }).reason
       state.draft = policyOutcome(name, messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
       return
     }

@@ -85,6 +85,24 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
   return found
 }
 
+/**
+ * With a resolved tool set: `undefined` while the set still admits the registration the call was
+ * looked up as; once the set was disposed, or a restriction or same-name registration changed
+ * what it admits, the call's `UNKNOWN_TOOL` draft — a call that has not started never runs a
+ * tool its step's set no longer admits (docs/cancellation.md, "A step's tool set"). Without a
+ * set (or for an executor-local definition) the tool found at submission stays the call's.
+ */
+export function revokedBySet(state: CallState, run: RunContext): Draft | undefined {
+  const set = run.toolSet
+  // Nothing changed since the runner was created (so since this call was looked up): still admitted.
+  if (set === undefined || (!set.disposed && run.host.version === run.version)) return undefined
+  const name = state.call.name
+  if (run.local?.(name) !== undefined) return undefined
+  const found = run.host.lookup(name, run.scope, set)
+  if (found === state.tool) return undefined
+  return fail('UNKNOWN_TOOL', messages.unknownTool(name, 'available' in found ? found.available : []))
+}
+
 /** The state of call `index`: failed with {@link lookUp}'s draft, or holding the found tool (then {@link prepareArguments} must run before policy). */
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
@@ -103,6 +121,13 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
   const definition = state.tool!.definition
   const call = state.call
   const name = definition.name
+  if (run.toolSet !== undefined) {
+    const revoked = revokedBySet(state, run)
+    if (revoked !== undefined) {
+      state.draft = revoked
+      return
+    }
+  }
 
   // Parse.
   let args: unknown

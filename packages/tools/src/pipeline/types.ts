@@ -27,6 +27,8 @@ export interface StageHooks {
 export interface PipelineHost {
   /** The executable definition for `name` in `scope` under `toolSet`, or the names a model may call instead. */
   lookup(name: string, scope: Scope, toolSet: ResolvedToolSet | undefined): FoundTool | { readonly available: readonly string[] }
+  /** The registry's version: it changes with every registration, disposal and restriction. */
+  readonly version: number
   hooks(scope: Scope): StageHooks
   readonly config: PipelineConfig
   /** Reports a contained failure (a throwing `tools/result` listener, a log append). */
@@ -55,6 +57,8 @@ export interface RunContext {
   readonly agent: Agent | undefined
   readonly log: SessionLog | undefined
   readonly toolSet: ResolvedToolSet | undefined
+  /** `host.version` when the runner was created: while it is unchanged, no lookup can have changed. */
+  readonly version: number
   readonly signal: AbortSignal
   /** `signal.aborted` for the per-call checks, a plain field while the runner's batch runs (`abort-watch.ts`). */
   readonly abort: AbortWatch

@@ -11,25 +11,36 @@ import type { ToolRegistryConfig } from './types'
 /** The platform's timer limit in ms (setTimeout clamps above it). */
 export const MAX_TIMER_MS = 2_147_483_647
 
+/**
+ * A refused configuration value as the `got …` of its `RangeError`: a string quoted (so `"3"`
+ * does not read as the number 3), a number, boolean, `null` or `undefined` as written, anything
+ * else by its kind (`an array`, `an object`, `a function`). Internal: not re-exported.
+ */
+export function showConfigValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (value === null || typeof value !== 'object') return typeof value === 'function' ? 'a function' : String(value)
+  return Array.isArray(value) ? 'an array' : 'an object'
+}
+
 export function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig {
   const maxArgumentBytes = config?.maxArgumentBytes ?? 1_048_576
   if (!Number.isInteger(maxArgumentBytes) || maxArgumentBytes < 2) {
-    throw new RangeError(`tools config: maxArgumentBytes must be an integer of at least 2 bytes, got ${String(maxArgumentBytes)}`)
+    throw new RangeError(`tools config: maxArgumentBytes must be an integer of at least 2 bytes, got ${showConfigValue(maxArgumentBytes)}`)
   }
   const limits = { ...DEFAULT_CONTENT_LIMITS, ...config?.contentLimits }
   for (const key of ['maxChars', 'maxLines'] as const) {
     const v = limits[key]
-    if (!Number.isInteger(v) || v < 0) throw new RangeError(`tools config: contentLimits.${key} must be a non-negative integer (0 disables it), got ${String(v)}`)
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`tools config: contentLimits.${key} must be a non-negative integer (0 disables it), got ${showConfigValue(v)}`)
   }
   const repair = { ...config?.repair }
   for (const [key, v] of Object.entries(repair)) {
-    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${String(v)}`)
+    if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${showConfigValue(v)}`)
   }
   const unknownKeys = config?.unknownKeys ?? 'allow'
   if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${JSON.stringify(unknownKeys) ?? String(unknownKeys)}`)
   const progressIntervalMs = config?.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS
   if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
-    throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${String(progressIntervalMs)}`)
+    throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${showConfigValue(progressIntervalMs)}`)
   }
   return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys, progressIntervalMs })
 }

@@ -9,7 +9,7 @@ import { capPointer } from '../limits'
 import { checkSchema } from '../json-schema'
 import { deepFreeze } from '../json'
 import { closeObjects, type UnknownKeysMode } from '../unknown-keys'
-import { MAX_TIMER_MS } from './config'
+import { MAX_TIMER_MS, showConfigValue } from './config'
 import { NAME_RULE_TEXT, RESERVED_TOOL_NAMES, toolNameProblem } from './names'
 import type { ToolRegistry } from './tool-registry'
 
@@ -51,7 +51,7 @@ export function validateDefinition(definition: AnyToolDefinition, unknownKeys: U
   if (typeof render !== 'function') fail('/output/render', 'must be a function (args, value) => ContentBlock[]')
   const timeoutMs = definition.timeoutMs
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS)) {
-    fail('/timeoutMs', `must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${String(timeoutMs)}`)
+    fail('/timeoutMs', `must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${showConfigValue(timeoutMs)}`)
   }
   for (const key of ['isConcurrencySafe', 'presentCall', 'presentResult', 'finalizeContent', 'projectContent'] as const) {
     const fn = definition[key]

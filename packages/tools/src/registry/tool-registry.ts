@@ -17,7 +17,7 @@ import type {
 } from '../contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from '../executor'
 import type { ToolBatchEvent, ToolChange, ToolEvents } from '../events'
-import { NoExecutorError, ToolActivationError, ToolRegistrationError } from '../errors'
+import { NoExecutorError, ToolActivationError, ToolRegistrationError, typeLabel } from '../errors'
 import { FoundTool } from '../found-tool'
 import { createRunner } from '../batch'
 import { warmUpPipeline } from '../warm-up'
@@ -79,6 +79,8 @@ export class ToolRegistry extends Service {
     this._host = {
       config: this._config,
       lookup: (name, scope, toolSet) => self._lookup(name, scope, toolSet),
+      // A data field the registry updates on every change (`_bump`): the pipeline reads it per call.
+      version: 0,
       hooks: (scope) => self._hooks(scope),
       report: (stage, error) => {
         try {
@@ -188,18 +190,18 @@ export class ToolRegistry extends Service {
       }
       const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: new FoundTool(definition, schema.parameters) }
       layer.byName.set(name, reg)
-      this._version++
+      this._bump()
       try {
         this._emitChange({ type: 'register', scope, name })
       } catch (error) {
         layer.byName.delete(name)
-        this._version++
+        this._bump()
         throw error
       }
       return () => {
         if (layer.byName.get(name) !== reg) return
         layer.byName.delete(name)
-        this._version++
+        this._bump()
         try {
           this._emitChange({ type: 'unregister', scope, name })
         } catch (error) {
@@ -256,7 +258,7 @@ export class ToolRegistry extends Service {
       const install = (from: Map<string, Registration>, to: Map<string, Registration>): void => {
         for (const [name, reg] of from) if (layer.byName.get(name) === reg) layer.byName.delete(name)
         for (const [name, reg] of to) layer.byName.set(name, reg)
-        self._version++
+        self._bump()
       }
       install(current, prepared)
       try {
@@ -307,19 +309,19 @@ export class ToolRegistry extends Service {
     return ctx.effect(() => {
       const layer = this._layer(scope)
       layer.masks.push(mask)
-      this._version++
+      this._bump()
       try {
         this._emitChange({ type: 'restrict', scope })
       } catch (error) {
         layer.masks.splice(layer.masks.indexOf(mask), 1)
-        this._version++
+        this._bump()
         throw error
       }
       return () => {
         const i = layer.masks.indexOf(mask)
         if (i === -1) return
         layer.masks.splice(i, 1)
-        this._version++
+        this._bump()
         try {
           this._emitChange({ type: 'unrestrict', scope })
         } catch (error) {
@@ -466,6 +468,11 @@ export class ToolRegistry extends Service {
     return new ToolSet(self, scope, pinned, input, visible)
   }
 
+  /** A registration, disposal or restriction changed what scopes see: a new version, also on the pipeline's host. */
+  protected _bump(): void {
+    ;(this._host as { version: number }).version = ++this._version
+  }
+
   /** @internal Whether `reg` is still the registration `scope` sees under its name. */
   _isCurrent(scope: Scope, reg: Registration): boolean {
     return this._visibleFor(scope).byName.get(reg.definition.name) === reg
@@ -563,7 +570,7 @@ export class ToolRegistry extends Service {
     const scope = options.agent?.scope ?? options.scope ?? options.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)
-    if (executor === undefined) throw new NoExecutorError(scope.id)
+    if (executor === undefined) throw new NoExecutorError(scope.id, 'describe')
     const admitted = self._admitted(scope, options.toolSet, options.toolSet !== undefined)
     return executor.describe({
       scope,
@@ -578,10 +585,12 @@ export class ToolRegistry extends Service {
    * result per call, in call order. Never rejects for tool, policy or argument failures.
    *
    * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;
-   *   TypeError when `batch.calls` is not an array.
+   *   TypeError when `batch.calls` is not an array or `batch.signal` is not an AbortSignal
+   *   (`null` and `undefined` mean none).
    */
   async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
+    if (batch.signal != null && !(batch.signal instanceof AbortSignal)) throw new TypeError(`ctx.tools.execute(): signal must be an AbortSignal, got ${typeLabel(batch.signal)}`)
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)

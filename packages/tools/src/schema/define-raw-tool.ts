@@ -7,7 +7,7 @@ import { requireFunction } from './definition-error'
 
 /** What `defineRawTool` accepts: an MCP-style tool with raw JSON Schemas; the body and flags are `ToolDefinition`'s members (documented there). */
 export interface DefineRawToolInput
-  extends Pick<ToolDefinition<JsonObject, JsonValue>, 'execute' | 'validateArguments' | 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'deferLoading' | 'finalizeContent'> {
+  extends Pick<ToolDefinition<JsonObject, JsonValue>, 'execute' | 'validateArguments' | 'checkArguments' | 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'deferLoading' | 'finalizeContent'> {
   readonly name: string
   readonly description: string
   /** The arguments' JSON Schema, used as it came (draft-07 or 2020-12). */
@@ -37,14 +37,17 @@ export function renderJsonValue(value: JsonValue): readonly ContentBlock[] {
  * Builds a definition from raw JSON Schemas (MCP and friends; docs/design.md, "Definitions and schemas"). `parameters` is `inputSchema` itself (not copied; treat it as immutable),
  * `output.schema` is `outputSchema` or `{}`, `output.render` is `render` or
  * {@link renderJsonValue}; `source: 'raw'`; `validateArguments` is kept only when `false`,
- * `deferLoading` only when `true`. The returned definition is frozen. Throws
- * {@link ToolDefinitionError} when `execute` (or a given `render`) is not a function.
+ * `deferLoading` only when `true`; `checkArguments` (run at prepare even with
+ * `validateArguments: false`) as given. The returned definition is frozen. Throws
+ * {@link ToolDefinitionError} when `execute` (or a given `render` or `checkArguments`) is not
+ * a function.
  * Schema validity is checked by `register()` (`checkSchema`).
  */
 export function defineRawTool(input: DefineRawToolInput): ToolDefinition<JsonObject, JsonValue> {
   const name = String(input.name)
   requireFunction(name, '/execute', input.execute)
   if (input.render !== undefined) requireFunction(name, '/render', input.render)
+  if (input.checkArguments !== undefined) requireFunction(name, '/checkArguments', input.checkArguments)
   const render = input.render ?? ((_args: JsonObject, value: JsonValue) => renderJsonValue(value))
   const definition: ToolDefinition<JsonObject, JsonValue> = {
     name,
@@ -54,6 +57,7 @@ export function defineRawTool(input: DefineRawToolInput): ToolDefinition<JsonObj
     execute: input.execute,
     source: 'raw',
     ...(input.validateArguments === false ? { validateArguments: false } : {}),
+    ...(input.checkArguments === undefined ? {} : { checkArguments: input.checkArguments }),
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
     ...(input.idempotent === true ? { idempotent: true } : {}),
