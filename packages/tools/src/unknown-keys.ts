@@ -7,6 +7,9 @@
  * default instead of an error it could correct. Authors close objects themselves
  * (`additionalProperties: false`, or `closed: true` in `defineTool`); a deployment can close
  * every object that leaves the question open.
+ *
+ * The same suggestion serves unknown config keys: {@link unknownOption} is the check every
+ * plugin's and executor's config uses to refuse a misspelt option instead of ignoring it.
  */
 import type { JsonSchemaNode } from './contracts'
 
