@@ -2,7 +2,7 @@
  * Configuration of the retry policy: how many attempts, the backoff curve, its jitter, which
  * tools may be repeated and which failures are transient.
  */
-import { MAX_TIMER_MS, type AnyToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, unknownOption, type AnyToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { isRepeatable, isTransient } from './classify'
 
 /** How the backoff delay is randomised (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
@@ -98,6 +98,9 @@ export class RetryPolicyConfigError extends RangeError {
   }
 }
 
+/** The documented fields, in the order an unknown-key message lists them. */
+const KNOWN_KEYS = ['maxAttempts', 'initialDelayMs', 'multiplier', 'maxDelayMs', 'jitter', 'random', 'repeatable', 'retryable', 'respectRetryAfter', 'maxRetryAfterMs'] as const satisfies readonly (keyof RetryPolicyConfig)[]
+
 function number(config: RetryPolicyConfig, key: 'initialDelayMs' | 'maxDelayMs' | 'multiplier' | 'maxRetryAfterMs', fallback: number, min: number, max: number): number {
   const value = config[key] ?? fallback
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
@@ -116,10 +119,14 @@ function fn<T>(config: RetryPolicyConfig, key: 'random' | 'repeatable' | 'retrya
 /**
  * Validates a config and fills in the defaults.
  *
- * @throws RetryPolicyConfigError naming the field (JSON pointer) and what was expected.
+ * @throws RetryPolicyConfigError naming the field (JSON pointer) and what was expected; also for
+ *   a non-object config and for an unknown key (`/maxAttempt is not a known option (expected
+ *   maxAttempts, …; did you mean "maxAttempts"?)`), which would otherwise leave the default.
  */
 export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): ResolvedRetryPolicyConfig {
-  if (config === null || typeof config !== 'object') throw new RetryPolicyConfigError('', `must be an object, got ${config === null ? 'null' : typeof config}`)
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new RetryPolicyConfigError('', `must be an object, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`)
+  const unknown = unknownOption(config, KNOWN_KEYS)
+  if (unknown !== undefined) throw new RetryPolicyConfigError(unknown.pointer, unknown.detail)
   const maxAttempts = config.maxAttempts ?? 3
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100) {
     throw new RetryPolicyConfigError('/maxAttempts', `must be an integer from 1 to 100, got ${String(maxAttempts)}`)

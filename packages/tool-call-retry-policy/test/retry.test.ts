@@ -266,6 +266,49 @@ describe('backoff and config', () => {
   })
 })
 
+describe('unknown config keys', () => {
+  const KNOWN = 'maxAttempts, initialDelayMs, multiplier, maxDelayMs, jitter, random, repeatable, retryable, respectRetryAfter, maxRetryAfterMs'
+
+  test('a typo is a RetryPolicyConfigError naming it, the known keys and the close one, also at plugin start', async () => {
+    const typo = { maxAttempt: 5 } as RetryPolicyConfig
+    expect(() => resolveRetryPolicyConfig(typo)).toThrow(`retry policy config: /maxAttempt is not a known option (expected ${KNOWN}; did you mean "maxAttempts"?)`)
+    expect(() => resolveRetryPolicyConfig({ backoff: 2 } as RetryPolicyConfig)).toThrow(`retry policy config: /backoff is not a known option (expected ${KNOWN})`)
+    try {
+      resolveRetryPolicyConfig(typo)
+      expect.unreachable()
+    } catch (error) {
+      expect(error).toBeInstanceOf(RangeError)
+      expect(error).toMatchObject({ name: 'RetryPolicyConfigError', pointer: '/maxAttempt' })
+    }
+    h = await createHarness()
+    await expect(h.ctx.plugin(RetryPolicy, typo)).rejects.toThrow(`retry policy config: /maxAttempt is not a known option (expected ${KNOWN}; did you mean "maxAttempts"?)`)
+  })
+
+  test('a non-object config is refused; no config means the defaults', () => {
+    expect(() => resolveRetryPolicyConfig(3 as never)).toThrow('retry policy config:  must be an object, got number')
+    expect(() => resolveRetryPolicyConfig([] as never)).toThrow('retry policy config:  must be an object, got an array')
+    expect(resolveRetryPolicyConfig(undefined).maxAttempts).toBe(3)
+  })
+
+  test('every documented key is accepted (README table and examples)', () => {
+    const all: Required<RetryPolicyConfig> = {
+      maxAttempts: 4,
+      initialDelayMs: 50,
+      multiplier: 3,
+      maxDelayMs: 1_000,
+      jitter: 'equal',
+      random: () => 0.5,
+      repeatable: () => true,
+      retryable: () => true,
+      respectRetryAfter: false,
+      maxRetryAfterMs: 10_000,
+    }
+    expect(resolveRetryPolicyConfig(all)).toMatchObject({ maxAttempts: 4, initialDelayMs: 50, multiplier: 3, maxDelayMs: 1_000, jitter: 'equal', respectRetryAfter: false, maxRetryAfterMs: 10_000 })
+    expect(resolveRetryPolicyConfig({ maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 1_000 }).maxAttempts).toBe(3)
+    expect(resolveRetryPolicyConfig({ maxRetryAfterMs: 10_000 }).maxRetryAfterMs).toBe(10_000)
+  })
+})
+
 /** An HTTP 429 whose response asks for `retryAfter` (a `retry-after` header value). */
 function tooManyRequests(retryAfter: string | undefined): Error {
   const headers = new Headers(retryAfter === undefined ? {} : { 'retry-after': retryAfter })

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { unknownOption, type JsonValue } from '@deepseek-ai/dsh-tools'
 import {
   abortError,
   bundleWorkerEntry,
@@ -64,6 +64,9 @@ export interface PythonRuntimeOptions {
   readonly snapshotCache?: string | false
 }
 
+/** The fields of {@link PythonRuntimeOptions}, in the order an unknown-key message lists them. */
+const OPTION_KEYS = ['graceMs', 'maxWorkers', 'snapshotCache'] as const satisfies readonly (keyof PythonRuntimeOptions)[]
+
 /** Counters of a {@link PythonCodeRuntime}. */
 export interface PythonRuntimeStats {
   /** Runs started and not yet settled. */
@@ -88,8 +91,20 @@ export interface PythonCodeRuntime extends CodeRuntime {
   stats(): PythonRuntimeStats
 }
 
-/** Creates the Python runtime. `run` never rejects: every failure is `RunOutput.error`. */
+/**
+ * Creates the Python runtime. `run` never rejects: every failure is `RunOutput.error`.
+ *
+ * @throws RangeError for an invalid `graceMs` or `maxWorkers` (naming it), for options that are
+ *   not an object (`python runtime options: must be an object, got "fast"`) and for an unknown
+ *   key (`python runtime options: /maxWorker is not a known option (expected graceMs, maxWorkers,
+ *   snapshotCache; did you mean "maxWorkers"?)`).
+ */
 export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonCodeRuntime {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new RangeError(`python runtime options: must be an object, got ${Array.isArray(options) ? 'an array' : (JSON.stringify(options) ?? String(options))}`)
+  }
+  const unknown = unknownOption(options, OPTION_KEYS)
+  if (unknown !== undefined) throw new RangeError(`python runtime options: ${unknown.pointer} ${unknown.detail}`)
   const graceMs = options.graceMs ?? 200
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`graceMs must be a finite number of ms >= 0, got ${String(graceMs)}`)
   const maxWorkers = options.maxWorkers ?? 1

@@ -5,6 +5,7 @@
  * contract.
  */
 import { validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS } from './config-keys'
 
 /** Configuration of the native executor. */
 export interface NativeExecutorConfig {
@@ -29,11 +30,14 @@ export interface ResolvedNativeConfig {
  * Validates a native executor configuration (`undefined` or `null`: the defaults, maxParallelCalls 10 and onDispose `drain`).
  *
  * @throws RangeError naming the field: `maxParallelCalls` not an integer from 1 to 1000, or
- *   `onDispose` not `drain`/`cancel`.
+ *   `onDispose` not `drain`/`cancel`; a config that is not an object (`native executor config:
+ *   must be an object, got 4`) or has an unknown key (`native executor config: /maxParallel is
+ *   not a known option (expected maxParallelCalls, onDispose; did you mean "maxParallelCalls"?)`).
  */
 export function resolveNativeConfig(config: NativeExecutorConfig | null = {}): ResolvedNativeConfig {
   // null (as cordis may pass it) means the defaults, as for the registry's config.
   config ??= {}
+  checkNativeConfigKeys(config, NATIVE_CONFIG_KEYS)
   const maxParallelCalls = validateMaxParallel(config.maxParallelCalls, 'maxParallelCalls')
   const onDispose = config.onDispose ?? 'drain'
   if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${JSON.stringify(onDispose)}`)

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'cordis'
 import '@deepseek-ai/dsh-tools'
+import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS } from './config-keys'
 import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
@@ -21,21 +22,27 @@ export interface NativeExecutorPluginConfig extends NativeExecutorConfig {
   readonly warmUp?: boolean
 }
 
+const PLUGIN_CONFIG_KEYS: readonly string[] = Object.freeze([...NATIVE_CONFIG_KEYS, 'warmUp'])
+
 /**
  * The cordis plugin: mounts a native executor in the scope of the context it is loaded on, then,
  * with `warmUp: true`, awaits the pipeline warm-up. Plugin start fails with a `RangeError` for
- * an invalid config (naming the field: see {@link resolveNativeConfig}; `warmUp` not a boolean),
- * and with a `ToolRegistrationError` when that scope already has an executor.
+ * an invalid config (naming the field: see {@link resolveNativeConfig}; `warmUp` not a boolean;
+ * an unknown key, `native executor config: /warmup is not a known option (expected
+ * maxParallelCalls, onDispose, warmUp; did you mean "warmUp"?)`; a config that is not an object —
+ * no config or `null` means the defaults), and with a `ToolRegistrationError` when that scope already has an executor.
  *
  * @example ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
  */
 export const NativeExecutor = {
   name: 'dsh-tool-executor-native',
   inject: ['tools'],
-  apply(ctx: Context, config?: NativeExecutorPluginConfig): void | Promise<void> {
-    const warmUp = config?.warmUp ?? false
+  apply(ctx: Context, config?: NativeExecutorPluginConfig | null): void | Promise<void> {
+    if (config === null || config === undefined) config = {}
+    checkNativeConfigKeys(config, PLUGIN_CONFIG_KEYS)
+    const { warmUp = false, ...executorConfig } = config
     if (typeof warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${JSON.stringify(warmUp)}`)
-    ctx.tools.mount(createNativeExecutor(config))
+    ctx.tools.mount(createNativeExecutor(executorConfig))
     if (warmUp) return ctx.tools.pipeline.warmUp?.()
   },
 }

@@ -3,8 +3,8 @@
  * batch (`drain` waits for it, `cancel` aborts it).
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { createNativeExecutor, resolveNativeConfig } from '@deepseek-ai/dsh-tool-executor-native'
-import { call, createHarness, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { createNativeExecutor, NativeExecutor, resolveNativeConfig } from '@deepseek-ai/dsh-tool-executor-native'
+import { call, createHarness, echoTool, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 let h: Harness
 afterEach(async () => {
@@ -24,6 +24,35 @@ describe('config', () => {
     expect(() => resolveNativeConfig({ maxParallelCalls: null as never })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got null'))
     expect(() => resolveNativeConfig({ maxParallelCalls: [4] as never })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got an array'))
     expect(resolveNativeConfig(null as never)).toEqual({ maxParallelCalls: 10, onDispose: 'drain' })
+  })
+
+  test('an unknown key or a non-object config is a RangeError naming it, for the function, the factory and the plugin', async () => {
+    expect(() => resolveNativeConfig({ maxParallel: 4 } as never)).toThrow(new RangeError('native executor config: /maxParallel is not a known option (expected maxParallelCalls, onDispose; did you mean "maxParallelCalls"?)'))
+    expect(() => createNativeExecutor({ ondispose: 'cancel' } as never)).toThrow(new RangeError('native executor config: /ondispose is not a known option (expected maxParallelCalls, onDispose; did you mean "onDispose"?)'))
+    // warmUp is the plugin's own option, not the factory's.
+    expect(() => createNativeExecutor({ warmUp: true } as never)).toThrow(new RangeError('native executor config: /warmUp is not a known option (expected maxParallelCalls, onDispose)'))
+    expect(() => resolveNativeConfig(4 as never)).toThrow(new RangeError('native executor config: must be an object, got 4'))
+    h = await createHarness({ executor: 'none' })
+    await expect(h.ctx.plugin(NativeExecutor, { warmup: true } as never)).rejects.toThrow(new RangeError('native executor config: /warmup is not a known option (expected maxParallelCalls, onDispose, warmUp; did you mean "warmUp"?)'))
+    await expect(h.ctx.plugin(NativeExecutor, 'fast' as never)).rejects.toThrow(new RangeError('native executor config: must be an object, got "fast"'))
+    // Nothing was mounted: the scope still takes an executor.
+    const unmount = h.ctx.tools.mount(createNativeExecutor())
+    await unmount()
+  })
+
+  test('every documented key is accepted (README "Config" and examples); the plugin takes no config and null as the defaults', async () => {
+    expect(resolveNativeConfig({ maxParallelCalls: 4, onDispose: 'cancel' })).toEqual({ maxParallelCalls: 4, onDispose: 'cancel' })
+    for (const config of [{ maxParallelCalls: 4, onDispose: 'drain' as const }, { maxParallelCalls: 1, onDispose: 'cancel' as const, warmUp: false }, {}, undefined, null]) {
+      const harness = await createHarness({ executor: 'none' })
+      try {
+        await harness.ctx.plugin(NativeExecutor, config as never)
+        harness.ctx.tools.register(echoTool())
+        const [r] = await harness.execute([call('echo', { text: 'hi' }, 'c')])
+        expect(r!.isError ? r!.error.message : r!.content).toEqual([{ type: 'text', text: '{"text":"hi"}' }])
+      } finally {
+        await harness.dispose()
+      }
+    }
   })
 })
 

@@ -22,7 +22,8 @@ import {
   type ToolSchema,
 } from '@deepseek-ai/dsh-tools'
 import { createBridge } from './bridge'
-import { validateLimits } from './limits'
+import { RUN_LIMIT_KEYS, validateLimits } from './limits'
+import { checkOptionKeys } from './config-keys'
 import { renderRunOutput } from './render'
 import { accessor } from './runtime/host-call'
 import { createQuickJsRuntime } from './runtime/quickjs'
@@ -57,6 +58,9 @@ export interface PtcExecutorConfig {
    */
   readonly warmUp?: boolean
 }
+
+/** The fields of {@link PtcExecutorConfig}, in the order an unknown-key message lists them. */
+const PTC_CONFIG_KEYS = ['maxParallelSubCalls', 'maxParallelRuns', 'limits', 'runtime', 'timeoutMs', 'warmUp'] as const satisfies readonly (keyof PtcExecutorConfig)[]
 
 /** The PTC executor: a {@link ToolExecutor} whose runtime can be started ahead of the first run. */
 export interface PtcToolExecutor extends ToolExecutor {
@@ -122,9 +126,14 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
  * `PtcExecutor` plugin.
  *
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
- *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`) or limit.
+ *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`) or limit; for
+ *   an unknown key, here or in `limits` (`ptc executor config: /limits/wallMS is not a known
+ *   option (expected computeMs, …; did you mean "wallMs"?)`); and for a config or `limits` that
+ *   is not an object (`ptc executor config: /limits must be an object, got 5`).
  */
 export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecutor {
+  checkOptionKeys('ptc executor config', config, PTC_CONFIG_KEYS)
+  if (config.limits !== undefined) checkOptionKeys('ptc executor config', config.limits, RUN_LIMIT_KEYS, '/limits')
   const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
   const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
   const limits = validateLimits(config.limits ?? {})

@@ -23,7 +23,8 @@ export * from './strip'
 
 /**
  * The cordis plugin: mounts a PTC executor in the scope of the context it is loaded on.
- * Plugin start fails with a `RangeError` for an invalid config and a `ToolRegistrationError`
+ * Plugin start fails with a `RangeError` for an invalid config (an unknown key included, see
+ * {@link createPtcExecutor}; no config or `null` means the defaults) and a `ToolRegistrationError`
  * when that scope already has an executor. It waits for the runtime's warm-up, then the
  * registry pipeline's (`ToolPipeline.warmUp`), unless `warmUp: false`.
  *
@@ -32,8 +33,8 @@ export * from './strip'
 export const PtcExecutor = {
   name: 'dsh-tool-executor-ptc',
   inject: ['tools'],
-  async apply(ctx: Context, config?: PtcExecutorConfig): Promise<void> {
-    const executor = createPtcExecutor(config)
+  async apply(ctx: Context, config?: PtcExecutorConfig | null): Promise<void> {
+    const executor = createPtcExecutor(config ?? undefined)
     ctx.tools.mount(executor)
     if (config?.warmUp !== false) {
       await executor.warmUp()

@@ -3,7 +3,7 @@
  * time, memory, total output bytes, value bytes crossing the boundary, and sub-call count).
  */
 // MAX_TIMER_MS (2,147,483,647, the largest delay a Node.js timer accepts) is also the upper bound of counts and byte sizes.
-import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, suggestKey } from '@deepseek-ai/dsh-tools'
 
 /**
  * The limits of one program run. Every field is a positive finite number.
@@ -68,6 +68,9 @@ const RULES: Readonly<Record<keyof RunLimits, FieldRule>> = {
   stackBytes: { max: MAX_STACK_BYTES, integer: true, unit: 'bytes' },
 }
 
+/** The fields of {@link RunLimits}, in the order messages list them. */
+export const RUN_LIMIT_KEYS: readonly (keyof RunLimits)[] = Object.freeze(Object.keys(RULES) as (keyof RunLimits)[])
+
 /**
  * Merges `partial` over {@link DEFAULT_RUN_LIMITS} and validates every field.
  *
@@ -75,15 +78,17 @@ const RULES: Readonly<Record<keyof RunLimits, FieldRule>> = {
  * @throws RangeError naming the field (`run limit "wallMs" …`) when a value is not a number, is
  *   not positive, not finite, not an integer where a count or byte size is expected, or above its
  *   bound (2,147,483,647 for times, counts and output sizes; 1 GiB for `memoryBytes`; 4 MiB for
- *   `stackBytes`); also for an unknown field name.
+ *   `stackBytes`); also for an unknown field name (`unknown run limit "wallMS"; expected one of
+ *   computeMs, …; did you mean "wallMs"?`) and a `partial` that is not an object.
  */
 export function validateLimits(partial: Partial<RunLimits> = {}): Readonly<Required<RunLimits>> {
-  if (partial === null || typeof partial !== 'object') {
-    throw new RangeError(`run limits must be an object, got ${partial === null ? 'null' : typeof partial}`)
+  if (partial === null || typeof partial !== 'object' || Array.isArray(partial)) {
+    throw new RangeError(`run limits must be an object, got ${partial === null ? 'null' : Array.isArray(partial) ? 'an array' : typeof partial}`)
   }
   for (const key of Object.keys(partial)) {
     if (!Object.prototype.hasOwnProperty.call(RULES, key)) {
-      throw new RangeError(`unknown run limit "${key}"; expected one of ${Object.keys(RULES).join(', ')}`)
+      const near = suggestKey(key, RUN_LIMIT_KEYS)
+      throw new RangeError(`unknown run limit "${key}"; expected one of ${RUN_LIMIT_KEYS.join(', ')}${near === undefined ? '' : `; did you mean "${near}"?`}`)
     }
   }
   const out: Record<string, number> = {}

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import { metrics, type Attributes, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api'
-import { typeLabel, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import { typeLabel, unknownOption, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent } from '@deepseek-ai/dsh-tools'
 import * as A from './attributes'
 import { TOOL_TRACING_NAME, TOOL_TRACING_VERSION } from './plugin'
 
@@ -34,12 +34,17 @@ export interface ToolMetricsConfig {
  * Thrown at plugin start (`await ctx.plugin(ToolMetrics, …)` rejects) for a bad config field:
  * `tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got <type>`,
  * `tool metrics config: /meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter), got <type>`
- * or `tool metrics config: /now must be a function, got <type>`. A `RangeError` with
+ * or `tool metrics config: /now must be a function, got <type>`; for an unknown key,
+ * `tool metrics config: /<key> is not a known option (expected meter, meterProvider, now…)`;
+ * for a non-object config, `tool metrics config: must be an object, got <type>`. A `RangeError` with
  * `name: 'ToolMetricsConfigError'`; no `code`.
  */
 export class ToolMetricsConfigError extends RangeError {
   override readonly name = 'ToolMetricsConfigError'
 }
+
+/** The documented fields, in the order an unknown-key message lists them. */
+const METRICS_KEYS = ['meter', 'meterProvider', 'now'] as const satisfies readonly (keyof ToolMetricsConfig)[]
 
 function hasMethod(value: unknown, method: string): boolean {
   return value !== null && typeof value === 'object' && typeof (value as Record<string, unknown>)[method] === 'function'
@@ -113,7 +118,10 @@ export class ToolDurations {
  * and `tools/result` (records the duration), through {@link ToolDurations}. Requires the `tools`
  * service. Works with or without `ToolTracing`.
  *
- * @throws ToolMetricsConfigError at start for a `meter`, `meterProvider` or `now` of the wrong kind.
+ * @throws ToolMetricsConfigError at start for a `meter`, `meterProvider` or `now` of the wrong
+ *   kind, a config that is not an object (no config or `null` means the defaults) or an unknown
+ *   key (`tool metrics config: /meterprovider is not a known option (expected meter,
+ *   meterProvider, now; did you mean "meterProvider"?)`).
  *
  * @example
  * await ctx.plugin(ToolMetrics, { meterProvider })
@@ -125,7 +133,11 @@ export const ToolMetrics: {
 } = Object.freeze({
   name: TOOL_METRICS_NAME,
   inject: ['tools'] as ['tools'],
-  apply(ctx: Context, config: ToolMetricsConfig = {}): void {
+  apply(ctx: Context, config: ToolMetricsConfig | null = {}): void {
+    config ??= {}
+    if (typeof config !== 'object' || Array.isArray(config)) throw new ToolMetricsConfigError(`tool metrics config: must be an object, got ${typeLabel(config)}`)
+    const unknown = unknownOption(config, METRICS_KEYS)
+    if (unknown !== undefined) throw new ToolMetricsConfigError(`tool metrics config: ${unknown.pointer} ${unknown.detail}`)
     if (config.meter !== undefined && !hasMethod(config.meter, 'createHistogram')) {
       throw new ToolMetricsConfigError(`tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got ${typeLabel(config.meter)}`)
     }

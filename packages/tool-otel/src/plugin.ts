@@ -3,7 +3,7 @@
  */
 import type { Context } from 'cordis'
 import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import '@deepseek-ai/dsh-tools'
+import { typeLabel, unknownOption } from '@deepseek-ai/dsh-tools'
 import { ToolSpans } from './tracing'
 
 /** The plugin's name, also the instrumentation scope name of the default tracer and of `ToolMetrics`' default meter. */
@@ -29,12 +29,17 @@ export interface ToolTracingConfig {
 /**
  * Thrown at plugin start (`await ctx.plugin(ToolTracing, …)` rejects) for a bad config field:
  * `tool tracing config: /captureContent must be a boolean, got <type>` or `tool tracing config:
- * /maxCaptureChars must be a positive integer, got <value>`. A `RangeError` with
+ * /maxCaptureChars must be a positive integer, got <value>`; for an unknown key, `tool tracing
+ * config: /<key> is not a known option (expected tracer, …)`; for a non-object config, `tool
+ * tracing config: must be an object, got <type>`. A `RangeError` with
  * `name: 'ToolTracingConfigError'`; no `code`.
  */
 export class ToolTracingConfigError extends RangeError {
   override readonly name = 'ToolTracingConfigError'
 }
+
+/** The documented fields, in the order an unknown-key message lists them. */
+const TRACING_KEYS = ['tracer', 'tracerProvider', 'captureContent', 'maxCaptureChars'] as const satisfies readonly (keyof ToolTracingConfig)[]
 
 /**
  * The tracing plugin. Load it on the context of the scope to trace (the deployment for every
@@ -42,8 +47,10 @@ export class ToolTracingConfigError extends RangeError {
  * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
  * `tools/result` (closes call spans). Requires the `tools` service.
  *
- * @throws ToolTracingConfigError at start for a non-boolean `captureContent` or a
- *   `maxCaptureChars` that is not a positive integer.
+ * @throws ToolTracingConfigError at start for a non-boolean `captureContent`, a
+ *   `maxCaptureChars` that is not a positive integer, a config that is not an object (no config
+ *   or `null` means the defaults) or an unknown key (`tool tracing config: /captureContents is
+ *   not a known option (expected tracer, …; did you mean "captureContent"?)`).
  *
  * @example
  * await ctx.plugin(ToolTracing, { tracerProvider: provider, captureContent: false })
@@ -55,7 +62,11 @@ export const ToolTracing: {
 } = Object.freeze({
   name: TOOL_TRACING_NAME,
   inject: ['tools'] as ['tools'],
-  apply(ctx: Context, config: ToolTracingConfig = {}): void {
+  apply(ctx: Context, config: ToolTracingConfig | null = {}): void {
+    config ??= {}
+    if (typeof config !== 'object' || Array.isArray(config)) throw new ToolTracingConfigError(`tool tracing config: must be an object, got ${typeLabel(config)}`)
+    const unknown = unknownOption(config, TRACING_KEYS)
+    if (unknown !== undefined) throw new ToolTracingConfigError(`tool tracing config: ${unknown.pointer} ${unknown.detail}`)
     const captureContent = config.captureContent ?? false
     if (typeof captureContent !== 'boolean') throw new ToolTracingConfigError(`tool tracing config: /captureContent must be a boolean, got ${typeof captureContent}`)
     const maxCaptureChars = config.maxCaptureChars ?? 8_192

@@ -149,11 +149,27 @@ describe('gen_ai.execute_tool.duration', () => {
     expect(scope).toBe('custom')
   })
 
+  test('every documented key is accepted (README table and example); no config and null too', async () => {
+    h = await createHarness()
+    const meterProvider = new MeterProvider()
+    await h.ctx.plugin(ToolMetrics, { meter: meterProvider.getMeter('m'), meterProvider, now: () => 0 })
+    await h.ctx.plugin(ToolMetrics, { meterProvider })
+    await h.ctx.plugin(ToolMetrics)
+    await h.ctx.plugin(ToolMetrics, null as never)
+    expect(h.listeners()['tools/result']).toBe(4)
+  })
+
   test('bad config fails plugin start naming the field; disposal leaves no listener', async () => {
     h = await createHarness()
     await expect(h.ctx.plugin(ToolMetrics, { meter: {} as never })).rejects.toThrow('tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got object')
     await expect(h.ctx.plugin(ToolMetrics, { meterProvider: 'x' as never })).rejects.toThrow('tool metrics config: /meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter), got string')
     await expect(h.ctx.plugin(ToolMetrics, { now: 5 as never })).rejects.toThrow('tool metrics config: /now must be a function, got number')
+    const typo = h.ctx.plugin(ToolMetrics, { meterprovider: {} } as ToolMetricsConfig)
+    await expect(typo).rejects.toThrow('tool metrics config: /meterprovider is not a known option (expected meter, meterProvider, now; did you mean "meterProvider"?)')
+    await expect(typo).rejects.toMatchObject({ name: 'ToolMetricsConfigError' })
+    await expect(typo).rejects.toBeInstanceOf(RangeError)
+    await expect(h.ctx.plugin(ToolMetrics, { buckets: [1] } as ToolMetricsConfig)).rejects.toThrow('tool metrics config: /buckets is not a known option (expected meter, meterProvider, now)')
+    await expect(h.ctx.plugin(ToolMetrics, 5 as never)).rejects.toThrow('tool metrics config: must be an object, got number')
     const { plugin } = metricsPlugin()
     const fork = h.ctx.plugin(plugin.plugin, plugin.config)
     await fork

@@ -173,6 +173,25 @@ describe('a mixed native batch', () => {
     h = await createHarness()
     await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: 0 })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got 0')
   })
+
+  test('an unknown key or a non-object config fails plugin start; every documented key is accepted', async () => {
+    h = await createHarness()
+    const known = 'tracer, tracerProvider, captureContent, maxCaptureChars'
+    const typo = h.ctx.plugin(ToolTracing, { captureContents: true } as ToolTracingConfig)
+    await expect(typo).rejects.toThrow(`tool tracing config: /captureContents is not a known option (expected ${known}; did you mean "captureContent"?)`)
+    await expect(typo).rejects.toMatchObject({ name: 'ToolTracingConfigError' })
+    await expect(typo).rejects.toBeInstanceOf(RangeError)
+    await expect(h.ctx.plugin(ToolTracing, { exporter: {} } as ToolTracingConfig)).rejects.toThrow(`tool tracing config: /exporter is not a known option (expected ${known})`)
+    await expect(h.ctx.plugin(ToolTracing, 'on' as never)).rejects.toThrow('tool tracing config: must be an object, got string')
+    await expect(h.ctx.plugin(ToolTracing, [] as never)).rejects.toThrow('tool tracing config: must be an object, got array')
+    const provider = new BasicTracerProvider()
+    // README "Configuration": every field, and the README example's config.
+    await h.ctx.plugin(ToolTracing, { tracer: provider.getTracer('t'), tracerProvider: provider, captureContent: true, maxCaptureChars: 100 })
+    await h.ctx.plugin(ToolTracing, { tracerProvider: provider, captureContent: false })
+    await h.ctx.plugin(ToolTracing)
+    await h.ctx.plugin(ToolTracing, null as never)
+    expect(h.listeners()['tools/result']).toBe(4)
+  })
 })
 
 describe('PTC', () => {

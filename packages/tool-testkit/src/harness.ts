@@ -28,6 +28,7 @@ import {
   type ToolExecutor,
   type ToolRegistryConfig,
   type ToolResult,
+  unknownOption,
 } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor, type NativeExecutorPluginConfig } from '@deepseek-ai/dsh-tool-executor-native'
 import { MemorySessionLog } from './log'
@@ -155,10 +156,41 @@ function countListeners(root: Context): Record<string, number> {
   return counts
 }
 
+const OPTION_KEYS = ['registry', 'executor', 'native', 'plugins'] as const satisfies readonly (keyof HarnessOptions)[]
+const PLUGIN_KEYS = ['plugin', 'config'] as const satisfies readonly (keyof HarnessPlugin)[]
+
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object' && value !== null) return 'an object'
+  return JSON.stringify(value) ?? String(value)
+}
+
+/** Refuses options that are not an object, an unknown key and a malformed `plugins` list. */
+function checkOptions(options: unknown): asserts options is HarnessOptions {
+  const fail = (pointer: string, detail: string): never => {
+    throw new Error(`createHarness options: ${pointer === '' ? '' : `${pointer} `}${detail}`)
+  }
+  const checkObject = (value: unknown, known: readonly string[], pointer: string): void => {
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(pointer, `must be an object, got ${shown(value)}`)
+    const unknown = unknownOption(value as object, known, pointer)
+    if (unknown !== undefined) fail(unknown.pointer, unknown.detail)
+  }
+  checkObject(options, OPTION_KEYS, '')
+  const plugins = (options as HarnessOptions).plugins
+  if (plugins === undefined) return
+  if (!Array.isArray(plugins)) fail('/plugins', `must be an array, got ${shown(plugins)}`)
+  plugins.forEach((entry, i) => checkObject(entry, PLUGIN_KEYS, `/plugins/${i}`))
+}
+
 /**
  * Boots a deployment: `new Context()`, the registry, the executor, then `plugins`, then a test
  * fiber whose context is `h.ctx`. If a plugin fails to start, what was booted is disposed and
  * the error is rethrown.
+ *
+ * Rejects before anything boots for options that are not an object or hold an unknown key, here
+ * or in a `plugins` entry (`createHarness options: /natve is not a known option (expected
+ * registry, executor, native, plugins; did you mean "native"?)`); `registry` and `native` are
+ * checked by their plugins (`tools config: …`, `native executor config: …`).
  *
  * @example
  * const h = await createHarness({ native: { maxParallelCalls: 2 } })
@@ -167,6 +199,7 @@ function countListeners(root: Context): Record<string, number> {
  * await h.dispose()
  */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  checkOptions(options)
   const root = new Context()
   const fibers: Disposable[] = []
   // Every fiber is disposed even when one throws; the first error is rethrown at the end.

@@ -134,6 +134,33 @@ describe('createHarness', () => {
   })
 })
 
+describe('createHarness options', () => {
+  const KNOWN = 'registry, executor, native, plugins'
+  test('an unknown key, in the options or in a plugin entry, and a non-object are refused before anything boots', async () => {
+    await expect(createHarness({ natve: { maxParallelCalls: 2 } } as never)).rejects.toThrow(
+      new Error(`createHarness options: /natve is not a known option (expected ${KNOWN}; did you mean "native"?)`),
+    )
+    await expect(createHarness({ plugin: [] } as never)).rejects.toThrow(`createHarness options: /plugin is not a known option (expected ${KNOWN}; did you mean "plugins"?)`)
+    await expect(createHarness({ plugins: [{ plugin: {}, configs: {} }] } as never)).rejects.toThrow(
+      'createHarness options: /plugins/0/configs is not a known option (expected plugin, config; did you mean "config"?)',
+    )
+    await expect(createHarness({ plugins: [null] } as never)).rejects.toThrow('createHarness options: /plugins/0 must be an object, got null')
+    await expect(createHarness({ plugins: {} } as never)).rejects.toThrow('createHarness options: /plugins must be an array, got an object')
+    await expect(createHarness(5 as never)).rejects.toThrow('createHarness options: must be an object, got 5')
+  })
+
+  test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {
+    await expect(createHarness({ registry: { maxArgumentByte: 10 } } as never)).rejects.toThrow('tools config: /maxArgumentByte is not a known option')
+    await expect(createHarness({ native: { maxParallelCall: 2 } } as never)).rejects.toThrow('native executor config: /maxParallelCall is not a known option')
+  })
+
+  test('every documented option is accepted (TSDoc example and README)', async () => {
+    h = await createHarness({ registry: { maxArgumentBytes: 1_000 }, executor: 'native', native: { maxParallelCalls: 2, warmUp: false }, plugins: [{ plugin: { name: 'p', apply() {} }, config: {} }, { plugin: { name: 'q', apply() {} } }] })
+    h.ctx.tools.register(echoTool())
+    expect(texts(await h.execute([call('echo', { text: 'hi' }, 'c1')]))).toEqual(['{"text":"hi"}'])
+  })
+})
+
 describe('quiescent teardown', () => {
   test('dispose removes every listener, guard and tool the test registered, and is idempotent', async () => {
     const wrapper = { name: 'wrapper', apply: (ctx: Context) => void ctx.on('tools/execute', (_e, next) => next()) }

@@ -7,6 +7,9 @@
  * default instead of an error it could correct. Authors close objects themselves
  * (`additionalProperties: false`, or `closed: true` in `defineTool`); a deployment can close
  * every object that leaves the question open.
+ *
+ * The same suggestion serves unknown config keys: {@link unknownOption} is the check every
+ * plugin's and executor's config uses to refuse a misspelt option instead of ignoring it.
  */
 import type { JsonSchemaNode } from './contracts'
 
@@ -142,4 +145,39 @@ export function suggestKey(unknown: string, declared: readonly string[], present
     if (best === undefined || score < best.score) best = { key, score }
   }
   return best?.key
+}
+
+/** An option a config object holds that its package does not know (see {@link unknownOption}). */
+export interface UnknownOption {
+  /** The unknown key as written, e.g. `maxAttempt`. */
+  readonly key: string
+  /** JSON pointer of the key: the `base` pointer given plus `/key` (RFC 6901 escaped), e.g. `/limits/wallMS`. */
+  readonly pointer: string
+  /**
+   * What was expected, ready to follow the pointer: `is not a known option (expected a, b, c)`,
+   * or `… (expected a, b, c; did you mean "x"?)` when {@link suggestKey} finds a close known key.
+   */
+  readonly detail: string
+}
+
+/**
+ * The first key of a plugin's or executor's config object that is not one of `known`, for
+ * rejecting a misspelt option instead of silently using the default (`maxAttempt: 5` would
+ * otherwise leave the default of 3 attempts). Own enumerable string keys are checked in their
+ * order; `undefined` when every key is known. Each package puts its own prefix and error class
+ * around the result: `retry policy config: /maxAttempt is not a known option (expected
+ * maxAttempts, …; did you mean "maxAttempts"?)`.
+ *
+ * @param config - the object to check (callers check it is an object first).
+ * @param known - the keys the package documents, in the order the message lists them.
+ * @param base - JSON pointer of `config` inside the whole config, `''` for the root.
+ */
+export function unknownOption(config: object, known: readonly string[], base = ''): UnknownOption | undefined {
+  for (const key of Object.keys(config)) {
+    if (known.includes(key)) continue
+    const near = suggestKey(key, known)
+    const expected = `expected ${known.join(', ')}${near === undefined ? '' : `; did you mean "${near}"?`}`
+    return Object.freeze({ key, pointer: `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail: `is not a known option (${expected})` })
+  }
+  return undefined
 }

@@ -29,6 +29,7 @@
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { DEFAULT_RUN_LIMITS, validateLimits, type RunLimits } from '../limits'
+import { checkOptionKeys } from '../config-keys'
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
@@ -92,6 +93,9 @@ export interface QuickJsRuntimeOptions {
   /** Reuse healthy QuickJS instances (default `true`; see `ModulePoolOptions.recycle`). */
   readonly recycle?: boolean
 }
+
+/** The fields of {@link QuickJsRuntimeOptions}, in the order an unknown-key message lists them. */
+const QUICKJS_OPTION_KEYS = ['thread', 'watchdog', 'watchdogGraceMs', 'pool', 'recycle'] as const satisfies readonly (keyof QuickJsRuntimeOptions)[]
 
 /** Counters of a {@link QuickJsCodeRuntime}. */
 export interface QuickJsRuntimeStats {
@@ -185,8 +189,13 @@ async function backgroundSettled(maxMs: number): Promise<void> {
  * stripped with esbuild), runs it as the body of an async function (top-level `await` and
  * `return`), and never rejects: every failure is `RunOutput.error` with a kind from
  * `RunErrorKind`.
+ *
+ * @throws RangeError for an invalid option (naming it), for options that are not an object and
+ *   for an unknown key (`quickjs runtime options: /treads is not a known option (expected
+ *   thread, watchdog, watchdogGraceMs, pool, recycle; did you mean "thread"?)`).
  */
 export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): QuickJsCodeRuntime {
+  checkOptionKeys('quickjs runtime options', options, QUICKJS_OPTION_KEYS)
   const thread: QuickJsThread = options.thread ?? (options.pool === undefined ? 'worker' : 'main')
   if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${JSON.stringify(thread)}`)
   if (thread === 'worker' && options.pool !== undefined) throw new RangeError('pool applies to thread "main" only (each engine worker keeps its own pool)')

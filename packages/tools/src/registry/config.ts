@@ -7,6 +7,7 @@ import { DEFAULT_CONTENT_LIMITS } from '../content'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from '../progress'
 import type { PipelineConfig } from '../pipeline'
 import type { ToolRegistryConfig } from './types'
+import { unknownOption } from '../unknown-keys'
 
 /** The platform's timer limit in ms (setTimeout clamps above it). */
 export const MAX_TIMER_MS = 2_147_483_647
@@ -22,7 +23,29 @@ export function showConfigValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-export function validateConfig(config: ToolRegistryConfig | undefined): PipelineConfig {
+const TOP_KEYS = ['maxArgumentBytes', 'repair', 'contentLimits', 'unknownKeys', 'progressIntervalMs'] as const satisfies readonly (keyof ToolRegistryConfig)[]
+const LIMIT_KEYS = ['maxChars', 'maxLines'] as const
+const REPAIR_KEYS = ['jsonStrings', 'numericStrings', 'nullAsAbsent'] as const
+
+/** A misspelt or unknown option is a `RangeError` naming it (JSON pointer), the known keys and a close one. */
+function checkObject(value: unknown, known: readonly string[], pointer: string): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RangeError(`tools config: ${pointer === '' ? '' : `${pointer} `}must be an object, got ${showConfigValue(value)}`)
+  const unknown = unknownOption(value, known, pointer)
+  if (unknown !== undefined) throw new RangeError(`tools config: ${unknown.pointer} ${unknown.detail}`)
+}
+
+/**
+ * Validates the registry's config and applies the defaults. `undefined` and `null` mean no
+ * config (all defaults); an unknown key anywhere (`/maxArgumentByte`, `/contentLimits/maxChar`)
+ * or a non-object where an object belongs is a `RangeError` too.
+ */
+export function validateConfig(config: ToolRegistryConfig | undefined | null): PipelineConfig {
+  if (config === null) config = undefined
+  if (config !== undefined) {
+    checkObject(config, TOP_KEYS, '')
+    if (config.contentLimits !== undefined) checkObject(config.contentLimits, LIMIT_KEYS, '/contentLimits')
+    if (config.repair !== undefined) checkObject(config.repair, REPAIR_KEYS, '/repair')
+  }
   const maxArgumentBytes = config?.maxArgumentBytes ?? 1_048_576
   if (!Number.isInteger(maxArgumentBytes) || maxArgumentBytes < 2) {
     throw new RangeError(`tools config: maxArgumentBytes must be an integer of at least 2 bytes, got ${showConfigValue(maxArgumentBytes)}`)

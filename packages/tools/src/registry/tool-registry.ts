@@ -44,7 +44,8 @@ const NEVER_ABORTED = new AbortController().signal
  * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
  * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
  * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
- * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field.
+ * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field,
+ * and for an unknown key (`tools config: /<key> is not a known option (expected …)`).
  */
 export class ToolRegistry extends Service {
   /** The root context the service was created on (the tracked `ctx` is the caller's). */

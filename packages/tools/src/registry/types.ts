@@ -13,7 +13,9 @@ import type { ToolRegistry } from './tool-registry'
 
 /**
  * Registry configuration (the plugin's config). Every field is optional; an invalid one makes
- * plugin start throw a `RangeError` naming it (`tools config: maxArgumentBytes must be …`).
+ * plugin start throw a `RangeError` naming it (`tools config: maxArgumentBytes must be …`), and so
+ * does an unknown key, here or in `repair` / `contentLimits` (`tools config: /maxArgumentByte is
+ * not a known option (expected …; did you mean "maxArgumentBytes"?)`).
  */
 export interface ToolRegistryConfig {
   /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */

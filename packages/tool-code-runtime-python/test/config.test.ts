@@ -1,0 +1,26 @@
+/**
+ * `createPythonRuntime(options)` refuses a key it does not know (naming it as a JSON pointer with
+ * the known keys and a close one) and options that are not an object, and accepts every
+ * documented option (README table). No worker starts: workers start on the first run.
+ */
+import { expect, test } from 'vitest'
+import { createPythonRuntime, type PythonRuntimeOptions } from '@deepseek-ai/dsh-code-runtime-python'
+
+const KNOWN = 'graceMs, maxWorkers, snapshotCache'
+
+test('a typo or a non-object is a RangeError naming it', () => {
+  expect(() => createPythonRuntime({ maxWorker: 2 } as PythonRuntimeOptions)).toThrow(new RangeError(`python runtime options: /maxWorker is not a known option (expected ${KNOWN}; did you mean "maxWorkers"?)`))
+  expect(() => createPythonRuntime({ snapshot_cache: false } as PythonRuntimeOptions)).toThrow(new RangeError(`python runtime options: /snapshot_cache is not a known option (expected ${KNOWN}; did you mean "snapshotCache"?)`))
+  expect(() => createPythonRuntime({ limits: { wallMs: 1 } } as PythonRuntimeOptions)).toThrow(new RangeError(`python runtime options: /limits is not a known option (expected ${KNOWN})`))
+  expect(() => createPythonRuntime('fast' as never)).toThrow(new RangeError('python runtime options: must be an object, got "fast"'))
+  expect(() => createPythonRuntime(null as never)).toThrow(new RangeError('python runtime options: must be an object, got null'))
+})
+
+test('every documented option is accepted; no options means the defaults', () => {
+  const all: Required<PythonRuntimeOptions> = { graceMs: 100, maxWorkers: 2, snapshotCache: false }
+  for (const options of [all, { snapshotCache: '/tmp/dsh-python-snapshots' }, {}, undefined]) {
+    const runtime = createPythonRuntime(options)
+    expect(runtime.stats()).toEqual({ activeRuns: 0, workersStarted: 0, workersReplaced: 0, snapshot: 'none' })
+    runtime.dispose()
+  }
+})

@@ -1,0 +1,85 @@
+/**
+ * Config keys: `createPtcExecutor` (with its nested `limits`), the `PtcExecutor` plugin and
+ * `createQuickJsRuntime` refuse a key they do not know, naming it as a JSON pointer with the known
+ * keys and a close one, and accept every documented key (README "Config").
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { createPtcExecutor, createQuickJsRuntime, ModulePool, PtcExecutor, validateLimits, type PtcExecutorConfig, type QuickJsRuntimeOptions } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+const EXECUTOR_KEYS = 'maxParallelSubCalls, maxParallelRuns, limits, runtime, timeoutMs, warmUp'
+const LIMIT_KEYS = 'computeMs, wallMs, memoryBytes, outputBytes, valueBytes, maxSubCalls, stackBytes'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.dispose()
+  h = undefined
+})
+
+describe('createPtcExecutor', () => {
+  test('a typo, a nested typo in limits and a non-object are RangeErrors naming the field', () => {
+    expect(() => createPtcExecutor({ maxParallelSubcall: 4 } as PtcExecutorConfig)).toThrow(
+      new RangeError(`ptc executor config: /maxParallelSubcall is not a known option (expected ${EXECUTOR_KEYS}; did you mean "maxParallelSubCalls"?)`),
+    )
+    expect(() => createPtcExecutor({ limit: { wallMs: 1 } } as PtcExecutorConfig)).toThrow(new RangeError(`ptc executor config: /limit is not a known option (expected ${EXECUTOR_KEYS}; did you mean "limits"?)`))
+    expect(() => createPtcExecutor({ limits: { wallMS: 1_000 } } as PtcExecutorConfig)).toThrow(
+      new RangeError(`ptc executor config: /limits/wallMS is not a known option (expected ${LIMIT_KEYS}; did you mean "wallMs"?)`),
+    )
+    expect(() => createPtcExecutor({ limits: { gpuMs: 1 } } as PtcExecutorConfig)).toThrow(new RangeError(`ptc executor config: /limits/gpuMs is not a known option (expected ${LIMIT_KEYS})`))
+    expect(() => createPtcExecutor({ limits: 5 } as never)).toThrow(new RangeError('ptc executor config: /limits must be an object, got 5'))
+    expect(() => createPtcExecutor('fast' as never)).toThrow(new RangeError('ptc executor config: must be an object, got "fast"'))
+    expect(() => createPtcExecutor(null as never)).toThrow(new RangeError('ptc executor config: must be an object, got null'))
+  })
+
+  test('every documented key is accepted (README "Config" table and plugin example)', async () => {
+    const runtime = createQuickJsRuntime({ thread: 'main' })
+    const all: Required<PtcExecutorConfig> = {
+      maxParallelSubCalls: 4,
+      maxParallelRuns: 2,
+      limits: { computeMs: 2_000, wallMs: 30_000, memoryBytes: 32 * 1024 * 1024, outputBytes: 1024, valueBytes: 1024, maxSubCalls: 10, stackBytes: 262_144 },
+      runtime,
+      timeoutMs: 10_000,
+      warmUp: false,
+    }
+    for (const config of [all, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } }, {}, undefined]) createPtcExecutor(config).dispose?.()
+    runtime.dispose?.()
+    h = await createHarness({ executor: 'none' })
+    await h.ctx.plugin(PtcExecutor, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 }, warmUp: false })
+  })
+})
+
+describe('PtcExecutor plugin', () => {
+  test('a typo fails plugin start with the same RangeError; null means no config', async () => {
+    h = await createHarness({ executor: 'none' })
+    await expect(h.ctx.plugin(PtcExecutor, { warmup: false } as PtcExecutorConfig)).rejects.toThrow(
+      new RangeError(`ptc executor config: /warmup is not a known option (expected ${EXECUTOR_KEYS}; did you mean "warmUp"?)`),
+    )
+    await expect(h.ctx.plugin(PtcExecutor, { limits: { wallMS: 1 } } as PtcExecutorConfig)).rejects.toThrow(`ptc executor config: /limits/wallMS is not a known option (expected ${LIMIT_KEYS}; did you mean "wallMs"?)`)
+    await expect(h.ctx.plugin(PtcExecutor, [] as never)).rejects.toThrow('ptc executor config: must be an object, got an array')
+    await h.dispose()
+    h = await createHarness({ executor: 'none' })
+    await h.ctx.plugin(PtcExecutor, null as never)
+  })
+})
+
+describe('createQuickJsRuntime', () => {
+  const KNOWN = 'thread, watchdog, watchdogGraceMs, pool, recycle'
+  test('a typo or a non-object is a RangeError naming it', () => {
+    expect(() => createQuickJsRuntime({ treads: 'main' } as QuickJsRuntimeOptions)).toThrow(new RangeError(`quickjs runtime options: /treads is not a known option (expected ${KNOWN}; did you mean "thread"?)`))
+    expect(() => createQuickJsRuntime({ limits: {} } as QuickJsRuntimeOptions)).toThrow(new RangeError(`quickjs runtime options: /limits is not a known option (expected ${KNOWN})`))
+    expect(() => createQuickJsRuntime(1 as never)).toThrow(new RangeError('quickjs runtime options: must be an object, got 1'))
+  })
+
+  test('every documented key is accepted', () => {
+    createQuickJsRuntime({ thread: 'main', watchdog: false, watchdogGraceMs: 10, pool: new ModulePool(), recycle: false }).dispose?.()
+    createQuickJsRuntime({ thread: 'worker', watchdogGraceMs: 50, recycle: true }).dispose?.()
+    createQuickJsRuntime(undefined).dispose?.()
+  })
+})
+
+describe('validateLimits (per-run limits)', () => {
+  test('an unknown limit keeps its text and gains the close key', () => {
+    expect(() => validateLimits({ wallMS: 1 } as never)).toThrow(new RangeError(`unknown run limit "wallMS"; expected one of ${LIMIT_KEYS}; did you mean "wallMs"?`))
+    expect(() => validateLimits([] as never)).toThrow(new RangeError('run limits must be an object, got an array'))
+  })
+})

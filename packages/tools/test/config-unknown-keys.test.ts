@@ -1,0 +1,56 @@
+import { describe, expect, test } from 'vitest'
+import { ToolRegistry, unknownOption, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { Context } from 'cordis'
+
+describe('unknownOption', () => {
+  test('names the first unknown key as a JSON pointer, the known keys and a close one', () => {
+    expect(unknownOption({ a: 1, maxAttempt: 5 }, ['a', 'maxAttempts'])).toEqual({ key: 'maxAttempt', pointer: '/maxAttempt', detail: 'is not a known option (expected a, maxAttempts; did you mean "maxAttempts"?)' })
+    expect(unknownOption({ wallMS: 1 }, ['wallMs', 'memoryBytes'], '/limits')).toEqual({ key: 'wallMS', pointer: '/limits/wallMS', detail: 'is not a known option (expected wallMs, memoryBytes; did you mean "wallMs"?)' })
+  })
+
+  test('without a close key it lists the known keys only; pointer tokens are escaped', () => {
+    expect(unknownOption({ 'x/y~z': 1 }, ['alpha', 'beta'])).toEqual({ key: 'x/y~z', pointer: '/x~1y~0z', detail: 'is not a known option (expected alpha, beta)' })
+  })
+
+  test('undefined when every key is known (also for an empty object)', () => {
+    expect(unknownOption({ a: 1, b: undefined }, ['a', 'b'])).toBeUndefined()
+    expect(unknownOption({}, [])).toBeUndefined()
+  })
+})
+
+describe('registry config: unknown keys and non-objects fail plugin start', () => {
+  const start = (config: unknown): Promise<unknown> => Promise.resolve(new Context().plugin(ToolRegistry, config as ToolRegistryConfig))
+
+  test('a typo at the top level', async () => {
+    await expect(start({ maxArgumentByte: 10 })).rejects.toThrow(
+      new RangeError('tools config: /maxArgumentByte is not a known option (expected maxArgumentBytes, repair, contentLimits, unknownKeys, progressIntervalMs; did you mean "maxArgumentBytes"?)'),
+    )
+  })
+
+  test('a typo in contentLimits and in repair', async () => {
+    await expect(start({ contentLimits: { maxChar: 10 } })).rejects.toThrow('tools config: /contentLimits/maxChar is not a known option (expected maxChars, maxLines; did you mean "maxChars"?)')
+    await expect(start({ repair: { jsonString: true } })).rejects.toThrow('tools config: /repair/jsonString is not a known option (expected jsonStrings, numericStrings, nullAsAbsent; did you mean "jsonStrings"?)')
+  })
+
+  test('a non-object config or nested object', async () => {
+    await expect(start(5)).rejects.toThrow(new RangeError('tools config: must be an object, got 5'))
+    await expect(start([])).rejects.toThrow('tools config: must be an object, got an array')
+    await expect(start({ contentLimits: 'big' })).rejects.toThrow('tools config: /contentLimits must be an object, got "big"')
+    await expect(start({ repair: true })).rejects.toThrow('tools config: /repair must be an object, got true')
+  })
+
+  test('every documented key is accepted (README "Registry config"); no config and null mean the defaults', async () => {
+    const documented: ToolRegistryConfig = {
+      maxArgumentBytes: 1_048_576,
+      repair: { jsonStrings: true, numericStrings: true, nullAsAbsent: true },
+      contentLimits: { maxChars: 25_000, maxLines: 1_000 },
+      progressIntervalMs: 100,
+      unknownKeys: 'reject',
+    }
+    for (const config of [documented, {}, undefined, null, { repair: undefined, contentLimits: undefined }]) {
+      const root = new Context()
+      await root.plugin(ToolRegistry, config as ToolRegistryConfig)
+      expect(root.get('tools')).toBeInstanceOf(ToolRegistry)
+    }
+  })
+})
