@@ -94,7 +94,7 @@ export class RetryPolicyConfigError extends RangeError {
     readonly pointer: string,
     detail: string,
   ) {
-    super(`retry policy config: ${pointer} ${detail}`)
+    super(`retry policy config: ${pointer === '' ? '' : `${pointer} `}${detail}`)
   }
 }
 
@@ -117,14 +117,16 @@ function fn<T>(config: RetryPolicyConfig, key: 'random' | 'repeatable' | 'retrya
 }
 
 /**
- * Validates a config and fills in the defaults.
+ * Validates a config and fills in the defaults (`undefined` or `null`: every default).
  *
  * @throws RetryPolicyConfigError naming the field (JSON pointer) and what was expected; also for
  *   a non-object config and for an unknown key (`/maxAttempt is not a known option (expected
  *   maxAttempts, …; did you mean "maxAttempts"?)`), which would otherwise leave the default.
  */
-export function resolveRetryPolicyConfig(config: RetryPolicyConfig = {}): ResolvedRetryPolicyConfig {
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new RetryPolicyConfigError('', `must be an object, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`)
+export function resolveRetryPolicyConfig(config: RetryPolicyConfig | null = {}): ResolvedRetryPolicyConfig {
+  // null means the defaults, as for the other plugins' configs.
+  config ??= {}
+  if (typeof config !== 'object' || Array.isArray(config)) throw new RetryPolicyConfigError('', `must be an object, got ${Array.isArray(config) ? 'an array' : typeof config}`)
   const unknown = unknownOption(config, KNOWN_KEYS)
   if (unknown !== undefined) throw new RetryPolicyConfigError(unknown.pointer, unknown.detail)
   const maxAttempts = config.maxAttempts ?? 3

@@ -31,11 +31,11 @@ export const RETRY_POLICY_NAME = 'dsh-tool-call-retry-policy'
 export const RetryPolicy: {
   readonly name: typeof RETRY_POLICY_NAME
   readonly inject: ['tools']
-  apply(ctx: Context, config?: RetryPolicyConfig): void
+  apply(ctx: Context, config?: RetryPolicyConfig | null): void
 } = Object.freeze({
   name: RETRY_POLICY_NAME,
   inject: ['tools'] as ['tools'],
-  apply(ctx: Context, config?: RetryPolicyConfig): void {
+  apply(ctx: Context, config?: RetryPolicyConfig | null): void {
     const resolved = resolveRetryPolicyConfig(config)
     const report = (error: unknown): void => {
       try {

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, defineTool, ToolError, type AnyToolDefinition, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { call, createHarness, ManualClock, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
-import { backoffDelay, resolveRetryPolicyConfig, retryAfterMs, RetryPolicy, type RetryPolicyConfig, type ToolRetryEvent } from '@deepseek-ai/dsh-tool-call-retry-policy'
+import { backoffDelay, resolveRetryPolicyConfig, retryAfterMs, RetryPolicy, RetryPolicyConfigError, type RetryPolicyConfig, type ToolRetryEvent } from '@deepseek-ai/dsh-tool-call-retry-policy'
 
 let h: Harness | undefined
 let uninstall: (() => void) | undefined
@@ -284,10 +284,12 @@ describe('unknown config keys', () => {
     await expect(h.ctx.plugin(RetryPolicy, typo)).rejects.toThrow(`retry policy config: /maxAttempt is not a known option (expected ${KNOWN}; did you mean "maxAttempts"?)`)
   })
 
-  test('a non-object config is refused; no config means the defaults', () => {
-    expect(() => resolveRetryPolicyConfig(3 as never)).toThrow('retry policy config:  must be an object, got number')
-    expect(() => resolveRetryPolicyConfig([] as never)).toThrow('retry policy config:  must be an object, got an array')
+  test('a non-object config is refused; no config or null means the defaults', () => {
+    expect(new RetryPolicyConfigError('', 'must be an object, got number').message).toBe('retry policy config: must be an object, got number')
+    expect(() => resolveRetryPolicyConfig(3 as never)).toThrow(new RetryPolicyConfigError('', 'must be an object, got number'))
+    expect(() => resolveRetryPolicyConfig([] as never)).toThrow(new RetryPolicyConfigError('', 'must be an object, got an array'))
     expect(resolveRetryPolicyConfig(undefined).maxAttempts).toBe(3)
+    expect(resolveRetryPolicyConfig(null).maxAttempts).toBe(3)
   })
 
   test('every documented key is accepted (README table and examples)', () => {
