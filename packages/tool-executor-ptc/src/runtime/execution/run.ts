@@ -1,0 +1,623 @@
+/**
+ * One program run inside a QuickJS runtime and context of its own (see `quickjs.ts` for the
+ * design): the {@link Execution} class. Owns the context for its whole life: builds it, enters the
+ * sandbox for the program and for every batch of settled sub-calls, enforces the limits, settles
+ * exactly once, and frees every handle.
+ */
+import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
+import { renderValue } from '../../render'
+import { accessor, clip, type GuestRejection, type HostLink, type HostReply } from '../host-call'
+import { parseQueuedCalls } from '../call-queue'
+import { rawCalls, type RawCalls } from '../raw-calls'
+import { takeContext } from '../module-pool'
+import type { RunError } from '../types'
+import { runGuarded, WatchdogTimeout } from '../watchdog'
+import type { ExecutionArgs } from './args'
+import { ABORTED_MESSAGE, abortError, classify, MAX_MESSAGE_CHARS, memoryError, messageOf, STALLED_MESSAGE } from './failures'
+import { callForText, callWithId, rejectionHandle, unwrap } from './guest-calls'
+
+/**
+ * Longest single blocking wait for host replies (ms) when the host link can wait
+ * ({@link HostLink.wait}); the engine re-checks its deadline and abort flag between waits.
+ */
+const MAX_WAIT_MS = 100
+
+/** An entry that runs program code: counted as compute time and guarded by the watchdog. */
+const GUEST_ENTRY = { counted: true, guarded: true } as const
+
+/** A settled sub-call waiting to be applied: its id in the guest (the prelude's `deliver` / `refuse`) and its reply. */
+type Settlement = HostReply & { readonly id: number }
+
+/** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
+export class Execution {
+  private readonly a: ExecutionArgs
+  private readonly host: HostLink
+  private rt: QuickJSRuntime | undefined
+  private ctx: QuickJSContext | undefined
+  private readonly handles: QuickJSHandle[] = []
+  private serializeFn: QuickJSHandle | undefined
+  private describeFn: QuickJSHandle | undefined
+  private unhandledFn: QuickJSHandle | undefined
+  private deliverFn: QuickJSHandle | undefined
+  private refuseFn: QuickJSHandle | undefined
+  private afterJobsFn: QuickJSHandle | undefined
+  /** `deliver` and `afterJobs` through the C interface (`raw-calls.ts`); `undefined`: the public API. */
+  private raw: RawCalls | undefined
+  private mainPromise: QuickJSHandle | undefined
+  private readonly queue: Settlement[] = []
+  private readonly logs: string[] = []
+  private logBytes = 0
+  private failure: RunError | undefined
+  private result: { value?: JsonValue } | undefined
+  private finished = false
+  private poisoned = false
+  private computeUsed = 0
+  private entryStart: number | undefined
+  private inEntry = false
+  /** Set when the program starts (after the context is ready). */
+  private wallDeadline: number
+  private wallTimer: ReturnType<typeof setTimeout> | undefined
+  private wake: ReturnType<typeof setImmediate> | undefined
+  private wakeQueued = false
+  /** Inside {@link Execution.awaitReplies}: replies are applied by the waiting loop, not a scheduled wake. */
+  private waiting = false
+  /** Sub-calls taken from the program (the host's own count against maxSubCalls). */
+  private subCalls = 0
+  /** Sub-calls handed to the host link (one with `flush` sends them when the entry ends, unless it ended the run). */
+  private forwarded = 0
+  private inFlight = 0
+  /** `growFailures()` of the instance when this run started. */
+  private readonly growFailuresAtStart: number
+
+  constructor(args: ExecutionArgs) {
+    this.a = args
+    this.host = args.host
+    this.wallDeadline = performance.now() + args.limits.wallMs
+    this.growFailuresAtStart = args.entry.growFailures()
+  }
+
+  /** Lines printed so far (the array is live; the worker forwards new lines after each entry). */
+  printed(): readonly string[] {
+    return this.logs
+  }
+
+  /** Whether the WebAssembly memory refused to grow past its cap during this run. */
+  private capReached(): boolean {
+    return this.a.entry.growFailures() > this.growFailuresAtStart
+  }
+
+  start(): void {
+    this.a.input.signal.addEventListener('abort', this.onAbort)
+    // Building the runtime, the context and the prelude is ours, not the program's: it has its
+    // own entry, counted neither as compute time nor against the wall budget (a cold instance
+    // can take a while), and unguarded (no program code runs in it).
+    this.enter(() => this.setupContext(), { counted: false, guarded: false })
+    this.wallDeadline = performance.now() + this.a.limits.wallMs
+    this.a.monitor?.setWallDeadline(this.a.limits.wallMs)
+    this.enter(() => {
+      this.startProgram()
+      if (this.failure === undefined) this.drainAndCheck()
+    })
+    if (!this.finished) {
+      this.wallTimer = setTimeout(this.onWallTimeout, Math.min(2_147_483_647, Math.max(1, this.wallDeadline - performance.now())))
+    }
+    this.awaitReplies()
+  }
+
+  // ---- setup -------------------------------------------------------------------------------
+
+  private setupContext(): void {
+    const limits = this.a.limits
+    // A runtime and context with the prelude evaluated, made while the instance was idle (or now).
+    const { rt, ctx, preludeFn: evaluated } = takeContext(this.a.entry, this.a.prelude)
+    this.rt = rt
+    this.ctx = ctx
+    const preludeFn = this.keep(evaluated)
+    rt.setMemoryLimit(limits.memoryBytes)
+    rt.setMaxStackSize(limits.stackBytes)
+    rt.setInterruptHandler(this.interrupt)
+    const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
+    const names = this.keep(ctx.newArray())
+    this.host.names
+      .flatMap((name) => [name, accessor(name)])
+      .forEach((text, i) => {
+        const h = ctx.newString(text)
+        ctx.setProp(names, i, h)
+        h.dispose()
+      })
+    const config = this.keep(ctx.newObject())
+    for (const [key, value] of [
+      ['valueBytes', limits.valueBytes],
+      ['outputBytes', limits.outputBytes],
+      ['messageChars', MAX_MESSAGE_CHARS],
+      ['maxSubCalls', limits.maxSubCalls],
+    ] as const) {
+      const h = ctx.newNumber(value)
+      ctx.setProp(config, key, h)
+      h.dispose()
+    }
+    const api = this.keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
+    this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
+    this.describeFn = this.keep(ctx.getProp(api, 'describe'))
+    this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
+    this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
+    this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
+    this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
+    this.raw = rawCalls(ctx)
+  }
+
+  private startProgram(): void {
+    const ctx = this.ctx as QuickJSContext
+    const compiled = ctx.evalCode(this.a.code, 'program.js')
+    if (compiled.error !== undefined) {
+      this.failWith(this.describe(compiled.error))
+      compiled.error.dispose()
+      return
+    }
+    const mainFn = this.keep(compiled.value)
+    if (ctx.typeof(mainFn) !== 'function') {
+      this.fail('exception', 'the program must be the body of a function (unbalanced braces?)')
+      return
+    }
+    const called = ctx.callFunction(mainFn, ctx.undefined)
+    if (called.error !== undefined) {
+      this.failWith(this.describe(called.error))
+      called.error.dispose()
+      return
+    }
+    this.mainPromise = this.keep(called.value)
+  }
+
+  private keep(handle: QuickJSHandle): QuickJSHandle {
+    this.handles.push(handle)
+    return handle
+  }
+
+  // ---- entries -----------------------------------------------------------------------------
+
+  /**
+   * Runs `fn` inside the sandbox under the watchdog, accounting the time spent in it as compute
+   * time (the watchdog's own start-up is not counted); then settles the run if it is due.
+   */
+  private enter(fn: () => void, mode: { readonly counted: boolean; readonly guarded: boolean } = GUEST_ENTRY): void {
+    if (this.finished) return
+    const counted = mode.counted
+    const timed = (): void => {
+      if (counted) this.entryStart = performance.now()
+      fn()
+    }
+    const monitor = this.a.monitor
+    this.inEntry = true
+    try {
+      monitor?.enter(mode.guarded ? this.remainingMs() + this.a.graceMs : undefined, counted)
+      if (this.a.watchdog && mode.guarded) runGuarded(timed, this.remainingMs() + this.a.graceMs)
+      else timed()
+    } catch (error) {
+      this.poisoned = true
+      if (error instanceof WatchdogTimeout) this.failure ??= this.timeoutError()
+      else this.failure ??= this.hostError(error)
+    } finally {
+      if (this.entryStart !== undefined) this.computeUsed += performance.now() - this.entryStart
+      this.entryStart = undefined
+      this.inEntry = false
+      monitor?.leave(this.computeUsed)
+    }
+    try {
+      this.a.afterEntry?.()
+    } catch {
+      // Forwarding printed lines must not disturb the run.
+    }
+    // The calls the entry issued go out together, unless the entry ended the run (then never).
+    if (this.over()) this.finish()
+    else this.host.flush?.()
+  }
+
+  /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
+  private over(): boolean {
+    return this.failure !== undefined || this.result !== undefined
+  }
+
+  private remainingMs(): number {
+    return Math.max(1, Math.min(this.a.limits.computeMs - this.computeUsed, this.wallDeadline - performance.now()))
+  }
+
+  private readonly interrupt = (): boolean => {
+    if (this.failure !== undefined) return true
+    if (this.a.monitor?.abortRequested() === true) {
+      this.failure = { kind: 'abort', message: ABORTED_MESSAGE }
+      return true
+    }
+    const now = performance.now()
+    if (this.entryStart !== undefined && this.computeUsed + (now - this.entryStart) > this.a.limits.computeMs) {
+      this.failure = this.computeTimeout()
+      return true
+    }
+    if (now >= this.wallDeadline) {
+      this.failure = this.wallTimeout()
+      return true
+    }
+    return false
+  }
+
+  private drainAndCheck(): void {
+    const rt = this.rt
+    const ctx = this.ctx
+    if (rt === undefined || ctx === undefined) return
+    // A successful executePendingJobs(-1) ran every job, including those it queued.
+    while (this.failure === undefined && rt.hasPendingJob()) {
+      const executed = rt.executePendingJobs(-1)
+      if (executed.error === undefined) break
+      const text = this.failure === undefined ? this.describe(executed.error) : ''
+      executed.error.dispose()
+      if (this.failure === undefined) this.failWith(text)
+    }
+    if (this.failure !== undefined || this.mainPromise === undefined) return
+    const state = ctx.getPromiseState(this.mainPromise)
+    if (state.type === 'pending') {
+      // The calls the program queued in this entry (those of an entry that ended it are dropped).
+      this.takeCalls()
+      // Nothing in the engine can run again unless a host call settles: with none in flight and
+      // none waiting to be applied, the program can never progress (it awaits a promise that
+      // nothing will ever settle). End it now instead of at the wall limit.
+      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      return
+    }
+    if (state.type === 'rejected') {
+      const text = this.describe(state.error)
+      state.error.dispose()
+      if (this.failure === undefined) this.failWith(text)
+      return
+    }
+    const valueHandle = state.value
+    try {
+      const unhandled = this.unhandledRejection()
+      if (unhandled !== undefined) this.failWith(unhandled)
+      else this.collect(valueHandle)
+    } finally {
+      valueHandle.dispose()
+    }
+  }
+
+  /**
+   * The description of the first promise rejection the program left unhandled (the prelude
+   * tracks them; the main promise itself is excluded), `undefined` when there is none.
+   */
+  private unhandledRejection(): string | undefined {
+    const ctx = this.ctx
+    if (ctx === undefined || this.unhandledFn === undefined || this.mainPromise === undefined) return undefined
+    const found = ctx.callFunction(this.unhandledFn, ctx.undefined, this.mainPromise)
+    if (found.error !== undefined) {
+      const text = this.failure === undefined ? this.describe(found.error) : ''
+      found.error.dispose()
+      return this.failure === undefined ? text : undefined
+    }
+    const text = ctx.typeof(found.value) === 'string' ? ctx.getString(found.value) : undefined
+    found.value.dispose()
+    return text
+  }
+
+  /** Serializes the program's return value and checks the output budget. */
+  private collect(valueHandle: QuickJSHandle): void {
+    const ctx = this.ctx
+    if (ctx === undefined || this.serializeFn === undefined) return
+    const serialized = ctx.callFunction(this.serializeFn, ctx.undefined, valueHandle)
+    if (serialized.error !== undefined) {
+      const text = this.failure === undefined ? this.describe(serialized.error) : ''
+      serialized.error.dispose()
+      if (this.failure !== undefined) return
+      const error = classify(text, this.a.limits.memoryBytes, this.capReached())
+      this.failure = error.kind === 'memory' ? error : { kind: 'invalid-output', message: text.replace(/^TypeError: /, '') }
+      return
+    }
+    const type = ctx.typeof(serialized.value)
+    const json = type === 'string' ? ctx.getString(serialized.value) : undefined
+    const chars = type === 'number' ? ctx.getNumber(serialized.value) : undefined
+    serialized.value.dispose()
+    if (chars !== undefined) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: the return value is ${chars} characters of JSON`)
+      return
+    }
+    if (json === undefined) {
+      this.result = {}
+      return
+    }
+    let value: JsonValue
+    try {
+      value = JSON.parse(json) as JsonValue
+    } catch {
+      this.fail('invalid-output', 'the return value is not JSON')
+      return
+    }
+    const rendered = renderValue(value)
+    const total = this.logBytes + (rendered === '' ? 0 : Buffer.byteLength(rendered) + (this.logs.length > 0 ? 1 : 0))
+    if (total > this.a.limits.outputBytes) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: printed lines and the return value come to ${total} bytes`)
+      return
+    }
+    this.result = { value }
+  }
+
+  // ---- host functions (called from inside an entry) ----------------------------------------
+
+  private hostPrint(lineHandle: QuickJSHandle): void {
+    if (this.failure !== undefined || this.ctx === undefined) return
+    const line = this.ctx.getString(lineHandle)
+    const bytes = Buffer.byteLength(line)
+    const next = this.logBytes + bytes + (this.logs.length > 0 ? 1 : 0)
+    if (next > this.a.limits.outputBytes) {
+      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded by printed lines`)
+      return
+    }
+    this.logs.push(line)
+    this.logBytes = next
+  }
+
+  /** After the jobs of an entry that left the program running: takes the sub-calls it queued (`afterJobs`), in order. */
+  private takeCalls(): void {
+    const taken = callForText(this.ctx as QuickJSContext, this.raw, this.afterJobsFn as QuickJSHandle)
+    if ('error' in taken) {
+      this.failWith(this.describe(taken.error))
+      taken.error.dispose()
+      return
+    }
+    // `undefined` when nothing was queued, read as the text `undefined` (no typeof call: a queue
+    // text always begins with a call id, so it is never that word). The text is '' when QuickJS
+    // cannot allocate its UTF-8 copy (its heap is at the limit): the calls would be lost and the
+    // program reported as stalled.
+    const text = taken.text
+    if (text === 'undefined') return
+    if (text === '') {
+      this.failure ??= memoryError(this.a.limits.memoryBytes)
+      return
+    }
+    // The prelude's JSON.stringify escapes lone surrogates, so the text keeps its UTF-16 length
+    // through getString's UTF-8 and the frames' lengths hold.
+    const { calls, malformed } = parseQueuedCalls(text, this.host.names.length)
+    for (const call of calls) this.accept(call.id, call.index, call.json)
+    if (malformed !== undefined) this.fail('exception', `sandbox internal error: malformed sub-call queue (${malformed})`)
+  }
+
+  /**
+   * A sub-call the program queued: forwarded when the entry ends (a host link with `flush`, the
+   * engine in a worker) or from a microtask (in-process bindings), outside the sandbox entry and
+   * only if the run is still open. The prelude refused calls over `valueBytes` in characters and
+   * over `maxSubCalls`; the host checks the UTF-8 size (only here) and the count again (a call
+   * over them is refused, not forwarded).
+   */
+  private accept(id: number, index: number, json: string): void {
+    this.inFlight++
+    // parseQueuedCalls keeps `index` below names.length, and every name is one of the run's tools.
+    const name = this.host.names[index] as string
+    const bytes = Buffer.byteLength(json)
+    if (bytes > this.a.limits.valueBytes) {
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `the argument of ${accessor(name)} is ${bytes} bytes, over the valueBytes limit of ${this.a.limits.valueBytes} bytes` },
+      })
+      return
+    }
+    if (this.subCalls >= this.a.limits.maxSubCalls) {
+      this.onHostSettled(id, {
+        rejection: { kind: 'limit', message: `sub-call limit reached: a run may make at most ${this.a.limits.maxSubCalls} tool calls (${accessor(name)} was not called)` },
+      })
+      return
+    }
+    this.subCalls++
+    // A link with `flush` only buffers the call until the entry ends (see enter).
+    if (this.host.flush !== undefined) this.invoke(index, json, id)
+    else queueMicrotask(() => this.invoke(index, json, id))
+  }
+
+  private invoke(index: number, json: string, id: number): void {
+    if (this.finished || this.over()) {
+      this.inFlight--
+      return
+    }
+    this.forwarded++
+    this.host.call(index, json, (reply) => this.onHostSettled(id, reply))
+  }
+
+  private onHostSettled(id: number, reply: HostReply): void {
+    this.inFlight--
+    if (this.finished) return
+    this.queue.push({ ...reply, id })
+    if (this.waiting) return
+    if (this.a.wake !== 'microtask') {
+      this.wake ??= setImmediate(this.onWake)
+    } else if (!this.wakeQueued) {
+      this.wakeQueued = true
+      queueMicrotask(this.onWake)
+    }
+  }
+
+  private readonly onWake = (): void => {
+    this.wake = undefined
+    this.wakeQueued = false
+    if (this.finished) return
+    this.applyReplies()
+    this.awaitReplies()
+  }
+
+  /**
+   * With a host link that can wait ({@link HostLink.wait}: the engine in a worker thread, whose
+   * event loop has nothing else to do during a run): while the program waits on nothing but host
+   * replies, blocks the thread for them and applies them at once, instead of returning to the
+   * event loop and waking on a message. Each wait is bounded by the wall deadline and
+   * {@link MAX_WAIT_MS}; an abort raised by the host wakes it and ends the run as `abort`.
+   */
+  private awaitReplies(): void {
+    const host = this.host
+    if (host.wait === undefined) return
+    while (!this.finished && this.failure === undefined && this.queue.length === 0 && this.inFlight > 0) {
+      const left = this.wallDeadline - performance.now()
+      if (left <= 0) {
+        this.failure ??= this.wallTimeout()
+        this.finish()
+        return
+      }
+      this.waiting = true
+      try {
+        host.wait(Math.min(left, MAX_WAIT_MS))
+      } finally {
+        this.waiting = false
+      }
+      if (this.a.monitor?.abortRequested() === true) {
+        this.failure ??= { kind: 'abort', message: ABORTED_MESSAGE }
+        this.finish()
+        return
+      }
+      if (this.queue.length > 0) this.applyReplies()
+    }
+  }
+
+  /** One entry: settles the guest promises of the settled sub-calls (`deliver` / `refuse`), then runs the jobs that follow. */
+  private applyReplies(): void {
+    this.enter(() => {
+      for (const item of this.queue.splice(0)) {
+        if (this.failure !== undefined) break
+        const error = 'text' in item ? this.deliver(item.id, item.text) : this.refuse(item.id, item.rejection)
+        if (error !== undefined) {
+          const description = this.failure === undefined ? this.describe(error) : ''
+          error.dispose()
+          if (this.failure === undefined) this.failWith(description)
+        }
+      }
+      if (this.failure === undefined) this.drainAndCheck()
+    })
+  }
+
+  /** `api.deliver(id, text)` in the sandbox; the exception it threw, if any. */
+  private deliver(id: number, text: string): QuickJSHandle | undefined {
+    if (this.raw !== undefined) return this.raw.callIdText(this.deliverFn as QuickJSHandle, id, text)
+    return callWithId(this.ctx as QuickJSContext, this.deliverFn as QuickJSHandle, id, (this.ctx as QuickJSContext).newString(text))
+  }
+
+  /** `api.refuse(id, rejection)` in the sandbox; the exception it threw, if any. */
+  private refuse(id: number, rejection: GuestRejection): QuickJSHandle | undefined {
+    return callWithId(this.ctx as QuickJSContext, this.refuseFn as QuickJSHandle, id, rejectionHandle(this.ctx as QuickJSContext, rejection))
+  }
+
+  // ---- failures ----------------------------------------------------------------------------
+
+  /** Describes a thrown guest value with the prelude (one line, truncated). */
+  private describe(errorHandle: QuickJSHandle): string {
+    const ctx = this.ctx
+    if (ctx === undefined || this.describeFn === undefined) return 'Uncaught exception'
+    const described = ctx.callFunction(this.describeFn, ctx.undefined, errorHandle)
+    if (described.error !== undefined) {
+      described.error.dispose()
+      return 'Uncaught exception (it could not be described)'
+    }
+    const text = ctx.typeof(described.value) === 'string' ? ctx.getString(described.value) : 'Uncaught exception'
+    described.value.dispose()
+    return text
+  }
+
+  private fail(kind: RunError['kind'], message: string): void {
+    this.failure ??= { kind, message }
+  }
+
+  private failWith(description: string): void {
+    this.failure ??= classify(description, this.a.limits.memoryBytes, this.capReached())
+  }
+
+  private computeTimeout(): RunError {
+    return { kind: 'timeout', message: `compute time limit of ${this.a.limits.computeMs} ms exceeded` }
+  }
+
+  private wallTimeout(): RunError {
+    // In a worker, "running" means the host function has not settled on the main thread (a call
+    // or reply still in transit is not running); in-process the two counts are the same.
+    // (A program waiting on nothing that can settle never gets here: it is stopped at once, see STALLED_MESSAGE.)
+    const running = this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning()
+    const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
+    return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
+  }
+
+  /** The timeout of a watchdog stop: whichever budget the stopped entry ran out of. */
+  private timeoutError(): RunError {
+    const now = performance.now()
+    const compute = this.computeUsed + (this.entryStart === undefined ? 0 : now - this.entryStart)
+    return compute >= this.a.limits.computeMs || now < this.wallDeadline ? this.computeTimeout() : this.wallTimeout()
+  }
+
+  private hostError(error: unknown): RunError {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      return { kind: 'exception', message: 'InternalError: stack overflow' }
+    }
+    if (this.capReached()) {
+      return memoryError(this.a.limits.memoryBytes)
+    }
+    return { kind: 'exception', message: `sandbox internal error: ${clip(messageOf(error), MAX_MESSAGE_CHARS)}` }
+  }
+
+  private readonly onWallTimeout = (): void => {
+    this.wallTimer = undefined
+    if (this.finished) return
+    this.failure ??= this.wallTimeout()
+    if (!this.inEntry) this.finish()
+  }
+
+  /**
+   * Ends the run as `exception` with `sandbox internal error: <message>` (the host link received
+   * something it cannot read); settles at once unless an entry is running (then when it ends).
+   */
+  failInternal(message: string): void {
+    if (this.finished) return
+    this.failure ??= { kind: 'exception', message: `sandbox internal error: ${clip(message, MAX_MESSAGE_CHARS)}` }
+    if (!this.inEntry) this.finish()
+  }
+
+  private readonly onAbort = (): void => {
+    if (this.finished) return
+    this.failure ??= abortError(this.a.input.signal)
+    if (!this.inEntry) this.finish()
+  }
+
+  // ---- settlement --------------------------------------------------------------------------
+
+  private finish(): void {
+    if (this.finished) return
+    this.finished = true
+    if (this.wallTimer !== undefined) clearTimeout(this.wallTimer)
+    if (this.wake !== undefined) clearImmediate(this.wake)
+    this.wallTimer = undefined
+    this.wake = undefined
+    this.a.input.signal.removeEventListener('abort', this.onAbort)
+    this.a.monitor?.leave(this.computeUsed)
+    try {
+      this.a.input.onSettle?.()
+    } catch {
+      // The settle hook must not disturb the run's result.
+    }
+    const oom = this.failure?.kind === 'memory'
+    const disposed = this.dispose()
+    const { pool, prelude } = this.a
+    pool.release(this.a.entry, disposed && !oom)
+    const stats = { subCalls: this.forwarded, computeMs: this.computeUsed, wallMs: performance.now() - this.a.started }
+    const logs = this.logs
+    if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
+    else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
+    else this.a.resolve({ logs, stats })
+    // The result is delivered first: preparing the next run's context is not the caller's wait.
+    if (this.a.prepareNext === 'now') pool.prepareIdle(prelude)
+    else setImmediate(() => pool.prepareIdle(prelude)).unref()
+  }
+
+  /** Frees every handle, the context and the runtime. `false` when the instance must not be reused. */
+  private dispose(): boolean {
+    if (this.poisoned) return false
+    try {
+      this.queue.length = 0
+      for (const handle of this.handles) if (handle.alive) handle.dispose()
+      this.handles.length = 0
+      this.raw?.dispose()
+      this.raw = undefined
+      this.ctx?.dispose()
+      this.rt?.dispose()
+      return true
+    } catch {
+      return false
+    }
+  }
+}
