@@ -1,6 +1,7 @@
 /**
  * The engine side of the Python runtime: Pyodide (CPython compiled to WebAssembly) in a
- * `worker_threads` Worker, one run at a time (`runtime.ts` is the main-thread side).
+ * `worker_threads` Worker, one run at a time (`runtime.ts` and `worker-host.ts` are the
+ * main-thread side).
  *
  * Start-up: caps WebAssembly memory growth (the hard memory cap), loads Pyodide from the npm
  * package's own files (`indexURL`: nothing is fetched), from a memory snapshot when the main
