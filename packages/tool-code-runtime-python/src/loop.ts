@@ -16,7 +16,7 @@
  *   live and no host call is pending (`host_pending()`) is cancelled and its run fails as
  *   `timeout` with `stalled_message`.
  *
- * `state['run']` is the current run (`prelude.ts`'s `Run`: `program`, `events`, `waiting`,
+ * `state['run']` is the current run (`prelude/run.ts`'s `Run`: `program`, `events`, `waiting`,
  * `stopped`, `fail(kind, message)`).
  */
 export const PY_LOOP = String.raw`
