@@ -8,9 +8,10 @@ import type { NativeExecutorConfig } from './executor'
 /** The fields of `NativeExecutorConfig`, in the order an unknown-key message lists them. */
 export const NATIVE_CONFIG_KEYS: readonly string[] = Object.freeze(['maxParallelCalls', 'onDispose'] satisfies (keyof NativeExecutorConfig)[])
 
-/** A refused non-object as its message shows it: a string quoted, a function by its kind (not its source), anything else as written (a BigInt too). */
-function shown(value: unknown): string {
+/** A refused value as its message shows it: a string quoted, an object or function by its kind (not its source), anything else as written (a BigInt too). */
+export function shown(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
+  if (value !== null && typeof value === 'object') return 'an object'
   if (typeof value === 'string') return JSON.stringify(value)
   return typeof value === 'function' ? 'a function' : String(value)
 }
