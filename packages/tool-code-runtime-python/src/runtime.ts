@@ -85,7 +85,7 @@ export interface PythonCodeRuntime extends CodeRuntime {
  */
 export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonCodeRuntime {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new RangeError(`python runtime options: must be an object, got ${Array.isArray(options) ? 'an array' : (JSON.stringify(options) ?? String(options))}`)
+    throw new RangeError(`python runtime options: must be an object, got ${Array.isArray(options) ? 'an array' : typeof options === 'string' ? JSON.stringify(options) : typeof options === 'function' ? 'a function' : String(options)}`)
   }
   const unknown = unknownOption(options, OPTION_KEYS)
   if (unknown !== undefined) throw new RangeError(`python runtime options: ${unknown.pointer} ${unknown.detail}`)

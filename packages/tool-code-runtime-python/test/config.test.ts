@@ -14,6 +14,9 @@ test('a typo or a non-object is a RangeError naming it', () => {
   expect(() => createPythonRuntime({ limits: { wallMs: 1 } } as PythonRuntimeOptions)).toThrow(new RangeError(`python runtime options: /limits is not a known option (expected ${KNOWN})`))
   expect(() => createPythonRuntime('fast' as never)).toThrow(new RangeError('python runtime options: must be an object, got "fast"'))
   expect(() => createPythonRuntime(null as never)).toThrow(new RangeError('python runtime options: must be an object, got null'))
+  // Neither a BigInt (JSON.stringify throws on one) nor a function's source text in the message.
+  expect(() => createPythonRuntime(2n as never)).toThrow(new RangeError('python runtime options: must be an object, got 2'))
+  expect(() => createPythonRuntime((() => 1) as never)).toThrow(new RangeError('python runtime options: must be an object, got a function'))
 })
 
 test('every documented option is accepted; no options means the defaults', () => {

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import '@deepseek-ai/dsh-tools'
-import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS } from './config-keys'
+import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS, shown } from './config-keys'
 import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
@@ -41,7 +41,7 @@ export const NativeExecutor = {
     if (config === null || config === undefined) config = {}
     checkNativeConfigKeys(config, PLUGIN_CONFIG_KEYS)
     const { warmUp = false, ...executorConfig } = config
-    if (typeof warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${JSON.stringify(warmUp)}`)
+    if (typeof warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${shown(warmUp)}`)
     ctx.tools.mount(createNativeExecutor(executorConfig))
     if (warmUp) return ctx.tools.pipeline.warmUp?.()
   },

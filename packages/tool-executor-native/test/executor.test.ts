@@ -32,6 +32,9 @@ describe('config', () => {
     // warmUp is the plugin's own option, not the factory's.
     expect(() => createNativeExecutor({ warmUp: true } as never)).toThrow(new RangeError('native executor config: /warmUp is not a known option (expected maxParallelCalls, onDispose)'))
     expect(() => resolveNativeConfig(4 as never)).toThrow(new RangeError('native executor config: must be an object, got 4'))
+    // Neither a BigInt (JSON.stringify throws on one) nor a function's source text in the message.
+    expect(() => resolveNativeConfig(4n as never)).toThrow(new RangeError('native executor config: must be an object, got 4'))
+    expect(() => resolveNativeConfig((() => 1) as never)).toThrow(new RangeError('native executor config: must be an object, got a function'))
     h = await createHarness({ executor: 'none' })
     await expect(h.ctx.plugin(NativeExecutor, { warmup: true } as never)).rejects.toThrow(new RangeError('native executor config: /warmup is not a known option (expected maxParallelCalls, onDispose, warmUp; did you mean "warmUp"?)'))
     await expect(h.ctx.plugin(NativeExecutor, 'fast' as never)).rejects.toThrow(new RangeError('native executor config: must be an object, got "fast"'))

@@ -38,16 +38,21 @@ test('warmUp that is not a boolean fails plugin start with a RangeError naming t
   h = await createHarness({ executor: 'none' })
   const silence = vi.spyOn(console, 'error').mockImplementation(() => {}) // cordis logs the failed fiber
   const silenceLog = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
-  let failure: unknown
+  const failures: unknown[] = []
   try {
-    await h.ctx.plugin(NativeExecutor, { warmUp: 'yes' as never })
-  } catch (error) {
-    failure = error
+    // A function is named by its kind (not shown as undefined) and a BigInt is refused with the RangeError too.
+    for (const warmUp of ['yes', () => true, 1n]) {
+      try {
+        await h.ctx.plugin(NativeExecutor, { warmUp: warmUp as never })
+      } catch (error) {
+        failures.push(error)
+      }
+    }
   } finally {
     silence.mockRestore()
     silenceLog.mockRestore()
   }
-  expect(failure).toEqual(new RangeError('warmUp must be a boolean, got "yes"'))
+  expect(failures).toEqual([new RangeError('warmUp must be a boolean, got "yes"'), new RangeError('warmUp must be a boolean, got a function'), new RangeError('warmUp must be a boolean, got 1')])
   // Nothing was mounted: the scope still takes an executor, and a batch runs through it.
   const unmount = h.ctx.tools.mount(createNativeExecutor())
   h.ctx.tools.register(echoTool())

@@ -5,9 +5,11 @@
  */
 import { unknownOption } from '@deepseek-ai/dsh-tools'
 
+/** A refused non-object as its message shows it: a string quoted, a function by its kind (not its source), anything else as written (a BigInt too). */
 function shown(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
-  return JSON.stringify(value) ?? String(value)
+  if (typeof value === 'string') return JSON.stringify(value)
+  return typeof value === 'function' ? 'a function' : String(value)
 }
 
 /**

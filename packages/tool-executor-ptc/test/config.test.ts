@@ -29,6 +29,9 @@ describe('createPtcExecutor', () => {
     expect(() => createPtcExecutor({ limits: 5 } as never)).toThrow(new RangeError('ptc executor config: /limits must be an object, got 5'))
     expect(() => createPtcExecutor('fast' as never)).toThrow(new RangeError('ptc executor config: must be an object, got "fast"'))
     expect(() => createPtcExecutor(null as never)).toThrow(new RangeError('ptc executor config: must be an object, got null'))
+    // Neither a BigInt (JSON.stringify throws on one) nor a function's source text in the message.
+    expect(() => createPtcExecutor(5n as never)).toThrow(new RangeError('ptc executor config: must be an object, got 5'))
+    expect(() => createPtcExecutor((() => 1) as never)).toThrow(new RangeError('ptc executor config: must be an object, got a function'))
   })
 
   test('every documented key is accepted (README "Config" table and plugin example)', async () => {

@@ -159,10 +159,12 @@ function countListeners(root: Context): Record<string, number> {
 const OPTION_KEYS = ['registry', 'executor', 'native', 'plugins'] as const satisfies readonly (keyof HarnessOptions)[]
 const PLUGIN_KEYS = ['plugin', 'config'] as const satisfies readonly (keyof HarnessPlugin)[]
 
+/** A refused value as its message shows it: a string quoted, an object or function by its kind (not its source), anything else as written (a BigInt too). */
 function shown(value: unknown): string {
   if (Array.isArray(value)) return 'an array'
   if (typeof value === 'object' && value !== null) return 'an object'
-  return JSON.stringify(value) ?? String(value)
+  if (typeof value === 'string') return JSON.stringify(value)
+  return typeof value === 'function' ? 'a function' : String(value)
 }
 
 /** Refuses options that are not an object, an unknown key and a malformed `plugins` list. */

@@ -147,6 +147,9 @@ describe('createHarness options', () => {
     await expect(createHarness({ plugins: [null] } as never)).rejects.toThrow('createHarness options: /plugins/0 must be an object, got null')
     await expect(createHarness({ plugins: {} } as never)).rejects.toThrow('createHarness options: /plugins must be an array, got an object')
     await expect(createHarness(5 as never)).rejects.toThrow('createHarness options: must be an object, got 5')
+    // Neither a BigInt (JSON.stringify throws on one) nor a function's source text in the message.
+    await expect(createHarness({ plugins: 5n } as never)).rejects.toThrow(new Error('createHarness options: /plugins must be an array, got 5'))
+    await expect(createHarness((() => 1) as never)).rejects.toThrow(new Error('createHarness options: must be an object, got a function'))
   })
 
   test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {

@@ -155,7 +155,8 @@ export interface UnknownOption {
   readonly pointer: string
   /**
    * What was expected, ready to follow the pointer: `is not a known option (expected a, b, c)`,
-   * or `… (expected a, b, c; did you mean "x"?)` when {@link suggestKey} finds a close known key.
+   * or `… (expected a, b, c; did you mean "x"?)` when {@link suggestKey} finds a close known key
+   * the config does not already hold.
    */
   readonly detail: string
 }
@@ -173,9 +174,11 @@ export interface UnknownOption {
  * @param base - JSON pointer of `config` inside the whole config, `''` for the root.
  */
 export function unknownOption(config: object, known: readonly string[], base = ''): UnknownOption | undefined {
-  for (const key of Object.keys(config)) {
+  const keys = Object.keys(config)
+  for (const key of keys) {
     if (known.includes(key)) continue
-    const near = suggestKey(key, known)
+    // A known key the config already holds is no suggestion (as for arguments).
+    const near = suggestKey(key, known, new Set(keys))
     const expected = `expected ${known.join(', ')}${near === undefined ? '' : `; did you mean "${near}"?`}`
     return Object.freeze({ key, pointer: `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail: `is not a known option (${expected})` })
   }

@@ -172,6 +172,19 @@ describe('cancellation matrix (native)', () => {
     expect(approval.pending).toBe(0)
     expect(stages).toEqual(['post', 'finalize'])
   })
+
+  test('abort while waiting for approval, the service then answers something malformed (undefined): ABORTED_BEFORE_DISPATCH, as when it throws', async () => {
+    const { result, stages } = await matrix((h, c) => {
+      // A dialog closed by the abort resolves with nothing.
+      h.ctx.tools.approval({ request: ({ signal }) => new Promise((resolve) => signal.addEventListener('abort', () => resolve(undefined as never), { once: true })) })
+      h.ctx.on('tools/pre-execute', () => {
+        setTimeout(() => c.abort(), 1)
+        return { type: 'ask', reason: 'danger' }
+      })
+    })
+    expect(code(result)).toBe('ABORTED_BEFORE_DISPATCH')
+    expect(stages).toEqual(['post', 'finalize'])
+  })
 })
 
 describe('cancellation across a batch', () => {

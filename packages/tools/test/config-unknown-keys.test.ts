@@ -8,6 +8,10 @@ describe('unknownOption', () => {
     expect(unknownOption({ wallMS: 1 }, ['wallMs', 'memoryBytes'], '/limits')).toEqual({ key: 'wallMS', pointer: '/limits/wallMS', detail: 'is not a known option (expected wallMs, memoryBytes; did you mean "wallMs"?)' })
   })
 
+  test('a known key the config already holds is not suggested (as for arguments)', () => {
+    expect(unknownOption({ maxAttempts: 3, maxAttempt: 5 }, ['a', 'maxAttempts'])).toEqual({ key: 'maxAttempt', pointer: '/maxAttempt', detail: 'is not a known option (expected a, maxAttempts)' })
+  })
+
   test('without a close key it lists the known keys only; pointer tokens are escaped', () => {
     expect(unknownOption({ 'x/y~z': 1 }, ['alpha', 'beta'])).toEqual({ key: 'x/y~z', pointer: '/x~1y~0z', detail: 'is not a known option (expected alpha, beta)' })
   })

@@ -436,6 +436,36 @@ describe('exact results for each code', () => {
     expect(read).toMatchObject({ isError: false, value: 'ok' })
     expect(bodies).toEqual([['pre', { n: 1 }, '{"n":1}', 'c1', 'work', 'work', 'deployment', 'batch-1'], { args: { n: 1 }, name: 'work', callId: 'c1' }])
   })
+
+  test('the body sees the same read-only fields and texts whether or not a wrapper replaced the signal (a deadline)', async () => {
+    const assigning = (field: string) => (h: Harness) =>
+      h.ctx.tools.register(
+        defineTool({
+          name: 'work',
+          description: 'Assigns a field of its execution view.',
+          parameters: {},
+          output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+          execute(_args, exec) {
+            ;(exec as unknown as Record<string, unknown>)[field] = field === 'signal' ? new AbortController().signal : 'replaced'
+            return 'assigned'
+          },
+        }),
+      )
+    const replacing = (h: Harness) =>
+      h.ctx.on('tools/execute', (exec, next) => {
+        exec.signal = AbortSignal.any([exec.signal])
+        return next()
+      })
+    for (const field of ['arguments', 'callId', 'name', 'signal']) {
+      const expected = field === 'signal' ? 'exec.signal of "work" can only be replaced inside a tools/execute wrapper' : `exec.${field} of "work" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`
+      const plain = await one(assigning(field), '{}')
+      const wrapped = await one((h) => {
+        assigning(field)(h)
+        replacing(h)
+      }, '{}')
+      expect([field, plain.isError && plain.error, wrapped.isError && wrapped.error]).toEqual([field, { message: expected, info: { name: 'TypeError', code: 'TOOL_FAILED' } }, { message: expected, info: { name: 'TypeError', code: 'TOOL_FAILED' } }])
+    }
+  })
 })
 
 describe('non-Error throws give readable messages (B17)', () => {

@@ -2,13 +2,12 @@
  * Stage 3 — dispatch (internal): the `tools/execute` waterfall around the body, the body's
  * signal, and how its return or throw settles the call (with the contexts it attached).
  */
-import type { JsonValue, ResultContext, ToolExecution } from '../contracts'
+import type { ToolExecution } from '../contracts'
 import { describeThrown, infoFromThrown, isAbortLike } from '../errors'
 import { isThenable, runRepeatable } from '../chains'
 import { fuseSignals } from '../signals'
-import type { ToolProgress } from '../progress'
 import { ABORTED_BEFORE, ABORTED_DRAFT, failFromInfo, thrownCap } from './drafts'
-import type { Execution } from './execution'
+import { SignalView, type Execution } from './execution'
 import { revokedBySet } from './prepare'
 import { settleValue } from './settle'
 import type { CallState, RunContext } from './types'
@@ -87,7 +86,7 @@ function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): bool
     // A wrapper replaced the signal (a deadline): the body's signal follows it and the caller's.
     const fused = current === caller ? undefined : fuseSignals(current, caller)
     bodyStarted = true
-    const view: ToolExecution = fused === undefined ? exec : withSignal(exec, fused.signal)
+    const view: ToolExecution = fused === undefined ? exec : new SignalView(exec, fused.signal)
     // Only wrappers may replace the signal: the body sees it read-only.
     exec.writable = false
     let out: unknown
@@ -184,26 +183,3 @@ function bodyReturned(state: CallState, run: RunContext, value: unknown, bodySta
 }
 
 class AbortedBeforeBody extends Error {}
-
-/** A read-only view of `exec` with another signal, for the body. */
-function withSignal(exec: Execution, signal: AbortSignal): ToolExecution {
-  // Assigned rather than spread (same keys, same order): see `shallowCopy` (`frozen-content.ts`).
-  const view: { -readonly [K in keyof ToolExecution]: ToolExecution[K] } = {
-    callId: exec.callId,
-    token: exec.token,
-    name: exec.name,
-    arguments: exec.arguments,
-    rawArguments: exec.rawArguments,
-    definition: exec.definition,
-    scope: exec.scope,
-    signal,
-    attachContext: (context: ResultContext) => exec.attachContext(context),
-    reportProgress: (update: ToolProgress) => exec.reportProgress(update),
-    annotate: (key: string, value: JsonValue) => exec.annotate(key, value),
-  }
-  if (exec.agent !== undefined) view.agent = exec.agent
-  if (exec.log !== undefined) view.log = exec.log
-  if (exec.parent !== undefined) view.parent = exec.parent
-  if (exec.batchId !== undefined) view.batchId = exec.batchId
-  return Object.freeze(view)
-}

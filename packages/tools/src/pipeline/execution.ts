@@ -118,7 +118,7 @@ export class Execution implements ToolExecution {
 
   /** A listener tried to replace a read-only field: the listener fails (pre-execute fails closed, a wrapper fails the call). */
   #readOnly(field: string): never {
-    throw new TypeError(`exec.${field} of "${this.#name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
+    throw readOnlyField(field, this.#name)
   }
 
   get token(): symbol {
@@ -164,8 +164,116 @@ export class Execution implements ToolExecution {
   }
 
   set signal(value: AbortSignal) {
-    if (!this.writable) throw new TypeError(`exec.signal of "${this.name}" can only be replaced inside a tools/execute wrapper`)
+    if (!this.writable) throw signalReadOnly(this.name)
     if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.name}" must be an AbortSignal`)
     this.#signal = value
+  }
+}
+
+/** The error of assigning a read-only field of an execution view. */
+function readOnlyField(field: string, name: string): TypeError {
+  return new TypeError(`exec.${field} of "${name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
+}
+
+/** The error of assigning `exec.signal` outside a `tools/execute` wrapper. */
+function signalReadOnly(name: string): TypeError {
+  return new TypeError(`exec.signal of "${name}" can only be replaced inside a tools/execute wrapper`)
+}
+
+/**
+ * The body's view of an {@link Execution} whose signal a wrapper replaced (a deadline): the
+ * fused signal, every other field read through to the execution, and each field read-only with
+ * the execution's texts (the body cannot replace its signal either).
+ */
+export class SignalView implements ToolExecution {
+  readonly #exec: Execution
+  readonly #signal: AbortSignal
+
+  constructor(exec: Execution, signal: AbortSignal) {
+    this.#exec = exec
+    this.#signal = signal
+    Object.freeze(this)
+  }
+
+  get callId(): string {
+    return this.#exec.callId
+  }
+  set callId(_: string) {
+    throw readOnlyField('callId', this.#exec.name)
+  }
+  get token(): symbol {
+    return this.#exec.token
+  }
+  get name(): string {
+    return this.#exec.name
+  }
+  set name(_: string) {
+    throw readOnlyField('name', this.#exec.name)
+  }
+  get arguments(): Readonly<JsonObject> {
+    return this.#exec.arguments
+  }
+  set arguments(_: Readonly<JsonObject>) {
+    throw readOnlyField('arguments', this.#exec.name)
+  }
+  get rawArguments(): string | JsonValue {
+    return this.#exec.rawArguments
+  }
+  set rawArguments(_: string | JsonValue) {
+    throw readOnlyField('rawArguments', this.#exec.name)
+  }
+  get definition(): AnyToolDefinition {
+    return this.#exec.definition
+  }
+  set definition(_: AnyToolDefinition) {
+    throw readOnlyField('definition', this.#exec.name)
+  }
+  get scope(): Scope {
+    return this.#exec.scope
+  }
+  set scope(_: Scope) {
+    throw readOnlyField('scope', this.#exec.name)
+  }
+  get agent(): Agent | undefined {
+    return this.#exec.agent
+  }
+  set agent(_: Agent | undefined) {
+    throw readOnlyField('agent', this.#exec.name)
+  }
+  get log(): SessionLog | undefined {
+    return this.#exec.log
+  }
+  set log(_: SessionLog | undefined) {
+    throw readOnlyField('log', this.#exec.name)
+  }
+  get parent(): ToolExecution | undefined {
+    return this.#exec.parent
+  }
+  set parent(_: ToolExecution | undefined) {
+    throw readOnlyField('parent', this.#exec.name)
+  }
+  get batchId(): string | undefined {
+    return this.#exec.batchId
+  }
+  set batchId(_: string | undefined) {
+    throw readOnlyField('batchId', this.#exec.name)
+  }
+  get signal(): AbortSignal {
+    return this.#signal
+  }
+  set signal(_: AbortSignal) {
+    throw signalReadOnly(this.#exec.name)
+  }
+
+  attachContext(context: ResultContext): void {
+    this.#exec.attachContext(context)
+  }
+
+  reportProgress(update: ToolProgress): void {
+    this.#exec.reportProgress(update)
+  }
+
+  annotate(key: string, value: JsonValue): void {
+    this.#exec.annotate(key, value)
   }
 }

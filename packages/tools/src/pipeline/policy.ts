@@ -86,9 +86,10 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   try {
     const answer: unknown = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
     const problem = approvalProblem(answer)
-    // A malformed answer fails closed, like a throwing service; it is no rejection the user gave.
+    // A malformed answer fails closed, like a throwing service (so an abort that came first stays
+    // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.
     if (problem !== undefined) {
-      state.draft = policyError('TOOL_DENIED', name, 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
+      state.draft = run.abort.isAborted ? ABORTED_BEFORE : policyError('TOOL_DENIED', name, 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
       return
     }
     // A rejection is a denial and stays more specific than a concurrent abort.
