@@ -18,7 +18,7 @@
  * of one worker (`worker-host.ts`), a sub-call's host side (`host-call.ts`) and the memory
  * snapshot store (`snapshot.ts`).
  */
-import { unknownOption } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject } from '@deepseek-ai/dsh-tools'
 import { abortError, messageOf, runPreflight, type CodeLanguageFlavour, type CodeRuntime, type RunInput, type RunOutput } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { pythonFlavour } from './flavour'
 import { pythonToolNames } from './names'
@@ -84,11 +84,7 @@ export interface PythonCodeRuntime extends CodeRuntime {
  *   snapshotCache; did you mean "maxWorkers"?)`).
  */
 export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonCodeRuntime {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new RangeError(`python runtime options: must be an object, got ${Array.isArray(options) ? 'an array' : typeof options === 'string' ? JSON.stringify(options) : typeof options === 'function' ? 'a function' : String(options)}`)
-  }
-  const unknown = unknownOption(options, OPTION_KEYS)
-  if (unknown !== undefined) throw new RangeError(`python runtime options: ${unknown.pointer} ${unknown.detail}`)
+  checkConfigObject('python runtime options', options, OPTION_KEYS)
   const graceMs = options.graceMs ?? 200
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`graceMs must be a finite number of ms >= 0, got ${String(graceMs)}`)
   const maxWorkers = options.maxWorkers ?? 1

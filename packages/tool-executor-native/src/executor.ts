@@ -4,8 +4,8 @@
  * order; `execute` runs the batch through the shared pipeline with the native concurrency
  * contract.
  */
-import { validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS } from './config-keys'
+import { checkConfigObject, validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { NATIVE_CONFIG_KEYS } from './config-keys'
 
 /** Configuration of the native executor. */
 export interface NativeExecutorConfig {
@@ -37,7 +37,7 @@ export interface ResolvedNativeConfig {
 export function resolveNativeConfig(config: NativeExecutorConfig | null = {}): ResolvedNativeConfig {
   // null (as cordis may pass it) means the defaults, as for the registry's config.
   config ??= {}
-  checkNativeConfigKeys(config, NATIVE_CONFIG_KEYS)
+  checkConfigObject('native executor config', config, NATIVE_CONFIG_KEYS)
   const maxParallelCalls = validateMaxParallel(config.maxParallelCalls, 'maxParallelCalls')
   const onDispose = config.onDispose ?? 'drain'
   if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${JSON.stringify(onDispose)}`)

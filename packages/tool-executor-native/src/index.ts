@@ -3,8 +3,8 @@
  * provider wire formats (declarations, emissions → raw batch, results → provider messages).
  */
 import type { Context } from 'cordis'
-import '@deepseek-ai/dsh-tools'
-import { checkNativeConfigKeys, NATIVE_CONFIG_KEYS, shown } from './config-keys'
+import { checkConfigObject, showConfigValue } from '@deepseek-ai/dsh-tools'
+import { PLUGIN_CONFIG_KEYS } from './config-keys'
 import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
@@ -22,8 +22,6 @@ export interface NativeExecutorPluginConfig extends NativeExecutorConfig {
   readonly warmUp?: boolean
 }
 
-const PLUGIN_CONFIG_KEYS: readonly string[] = Object.freeze([...NATIVE_CONFIG_KEYS, 'warmUp'])
-
 /**
  * The cordis plugin: mounts a native executor in the scope of the context it is loaded on, then,
  * with `warmUp: true`, awaits the pipeline warm-up. Plugin start fails with a `RangeError` for
@@ -39,9 +37,9 @@ export const NativeExecutor = {
   inject: ['tools'],
   apply(ctx: Context, config?: NativeExecutorPluginConfig | null): void | Promise<void> {
     if (config === null || config === undefined) config = {}
-    checkNativeConfigKeys(config, PLUGIN_CONFIG_KEYS)
+    checkConfigObject('native executor config', config, PLUGIN_CONFIG_KEYS)
     const { warmUp = false, ...executorConfig } = config
-    if (typeof warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${shown(warmUp)}`)
+    if (typeof warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${showConfigValue(warmUp)}`)
     ctx.tools.mount(createNativeExecutor(executorConfig))
     if (warmUp) return ctx.tools.pipeline.warmUp?.()
   },

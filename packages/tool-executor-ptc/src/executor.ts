@@ -6,6 +6,7 @@
  * re-enters the pipeline as a sub-call.
  */
 import {
+  checkConfigObject,
   getValidator,
   MAX_TIMER_MS,
   ToolError,
@@ -23,7 +24,6 @@ import {
 } from '@deepseek-ai/dsh-tools'
 import { createBridge } from './bridge'
 import { RUN_LIMIT_KEYS, validateLimits } from './limits'
-import { checkOptionKeys } from './config-keys'
 import { renderRunOutput } from './render'
 import { accessor } from './runtime/host-call'
 import { createQuickJsRuntime } from './runtime/quickjs'
@@ -132,8 +132,8 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
  *   is not an object (`ptc executor config: /limits must be an object, got 5`).
  */
 export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecutor {
-  checkOptionKeys('ptc executor config', config, PTC_CONFIG_KEYS)
-  if (config.limits !== undefined) checkOptionKeys('ptc executor config', config.limits, RUN_LIMIT_KEYS, '/limits')
+  checkConfigObject('ptc executor config', config, PTC_CONFIG_KEYS)
+  if (config.limits !== undefined) checkConfigObject('ptc executor config', config.limits, RUN_LIMIT_KEYS, '/limits')
   const maxParallelSubCalls = validateMaxParallel(config.maxParallelSubCalls, 'maxParallelSubCalls')
   const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
   const limits = validateLimits(config.limits ?? {})

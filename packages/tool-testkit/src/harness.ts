@@ -28,6 +28,7 @@ import {
   type ToolExecutor,
   type ToolRegistryConfig,
   type ToolResult,
+  showConfigValue,
   unknownOption,
 } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor, type NativeExecutorPluginConfig } from '@deepseek-ai/dsh-tool-executor-native'
@@ -159,28 +160,20 @@ function countListeners(root: Context): Record<string, number> {
 const OPTION_KEYS = ['registry', 'executor', 'native', 'plugins'] as const satisfies readonly (keyof HarnessOptions)[]
 const PLUGIN_KEYS = ['plugin', 'config'] as const satisfies readonly (keyof HarnessPlugin)[]
 
-/** A refused value as its message shows it: a string quoted, an object or function by its kind (not its source), anything else as written (a BigInt too). */
-function shown(value: unknown): string {
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'object' && value !== null) return 'an object'
-  if (typeof value === 'string') return JSON.stringify(value)
-  return typeof value === 'function' ? 'a function' : String(value)
-}
-
 /** Refuses options that are not an object, an unknown key and a malformed `plugins` list. */
 function checkOptions(options: unknown): asserts options is HarnessOptions {
   const fail = (pointer: string, detail: string): never => {
     throw new Error(`createHarness options: ${pointer === '' ? '' : `${pointer} `}${detail}`)
   }
   const checkObject = (value: unknown, known: readonly string[], pointer: string): void => {
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(pointer, `must be an object, got ${shown(value)}`)
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(pointer, `must be an object, got ${showConfigValue(value)}`)
     const unknown = unknownOption(value as object, known, pointer)
     if (unknown !== undefined) fail(unknown.pointer, unknown.detail)
   }
   checkObject(options, OPTION_KEYS, '')
   const plugins = (options as HarnessOptions).plugins
   if (plugins === undefined) return
-  if (!Array.isArray(plugins)) fail('/plugins', `must be an array, got ${shown(plugins)}`)
+  if (!Array.isArray(plugins)) fail('/plugins', `must be an array, got ${showConfigValue(plugins)}`)
   plugins.forEach((entry, i) => checkObject(entry, PLUGIN_KEYS, `/plugins/${i}`))
 }
 

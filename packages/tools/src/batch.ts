@@ -15,7 +15,7 @@ import type { CallRunner, RunnerOptions } from './executor'
 import { appendLog, createState, defectState, internalFailure, dispatch, finalize, lookUp, MalformedEntry, normalizeEntry, observe, policy, postExecute, prepareArguments, type CallState, type DispatchEnd, type PipelineHost, type RunContext } from './pipeline'
 import type { FoundTool } from './found-tool'
 import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
-import { showConfigValue } from './registry/config'
+import { showConfigValue } from './unknown-keys'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10

@@ -184,3 +184,35 @@ export function unknownOption(config: object, known: readonly string[], base = '
   }
   return undefined
 }
+
+/**
+ * A refused configuration value as the `got …` of its error message: a string quoted (so `"3"`
+ * does not read as the number 3); a number, bigint, boolean, `null` or `undefined` as written;
+ * anything else by its kind (`an array`, `an object`, `a function` — never an object's contents
+ * or a function's source). Used by every config check of this repository's packages.
+ */
+export function showConfigValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value)
+  if (value === null || typeof value !== 'object') return typeof value === 'function' ? 'a function' : String(value)
+  return Array.isArray(value) ? 'an array' : 'an object'
+}
+
+/**
+ * Checks that a plugin's or executor's config (or an object nested in it) is a plain object of
+ * known keys: the one check every config of this repository's packages runs before reading
+ * its fields, so that a misspelt option is refused instead of silently leaving the default.
+ *
+ * @param what - the config's name as messages start, e.g. `native executor config`.
+ * @param value - the config object, or the nested object at `pointer`.
+ * @param known - the documented keys, in the order the message lists them.
+ * @param pointer - JSON pointer of `value` inside the whole config, `''` for the root.
+ * @throws RangeError `<what>: <pointer> must be an object, got <value>` (pointer left out at the
+ *   root; value as {@link showConfigValue} shows it) for `null`, an array or a non-object, and
+ *   `<what>: <pointer>/<key> is not a known option (expected …; did you mean "…"?)` for the first
+ *   unknown key ({@link unknownOption}).
+ */
+export function checkConfigObject(what: string, value: unknown, known: readonly string[], pointer = ''): asserts value is object {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RangeError(`${what}: ${pointer === '' ? '' : `${pointer} `}must be an object, got ${showConfigValue(value)}`)
+  const unknown = unknownOption(value, known, pointer)
+  if (unknown !== undefined) throw new RangeError(`${what}: ${unknown.pointer} ${unknown.detail}`)
+}

@@ -1,6 +1,20 @@
 import { describe, expect, test } from 'vitest'
-import { ToolRegistry, unknownOption, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, ToolRegistry, unknownOption, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
 import { Context } from 'cordis'
+
+describe('checkConfigObject and showConfigValue (the check every package config runs)', () => {
+  test('a refused value reads as written, a string quoted, an array, object or function by its kind', () => {
+    expect([showConfigValue('3'), showConfigValue(3), showConfigValue(5n), showConfigValue(null), showConfigValue(undefined), showConfigValue(true)]).toEqual(['"3"', '3', '5', 'null', 'undefined', 'true'])
+    expect([showConfigValue([1]), showConfigValue({ a: 1 }), showConfigValue(() => 1)]).toEqual(['an array', 'an object', 'a function'])
+  })
+
+  test('a RangeError for a non-object (pointer left out at the root) and for the first unknown key; nothing for known keys', () => {
+    expect(() => checkConfigObject('demo config', 4, ['a'])).toThrow(new RangeError('demo config: must be an object, got 4'))
+    expect(() => checkConfigObject('demo config', [], ['a'], '/limits')).toThrow(new RangeError('demo config: /limits must be an object, got an array'))
+    expect(() => checkConfigObject('demo config', { wallMS: 1 }, ['wallMs'], '/limits')).toThrow(new RangeError('demo config: /limits/wallMS is not a known option (expected wallMs; did you mean "wallMs"?)'))
+    expect(checkConfigObject('demo config', { a: 1 }, ['a'])).toBeUndefined()
+  })
+})
 
 describe('unknownOption', () => {
   test('names the first unknown key as a JSON pointer, the known keys and a close one', () => {

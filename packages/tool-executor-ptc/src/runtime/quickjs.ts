@@ -27,9 +27,8 @@
  * (`module-pool.ts`); output bytes on every printed line and the return value; value bytes on
  * every sub-call argument and result; the sub-call count at the call.
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { DEFAULT_RUN_LIMITS, validateLimits, type RunLimits } from '../limits'
-import { checkOptionKeys } from '../config-keys'
+import { checkConfigObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
@@ -195,7 +194,7 @@ async function backgroundSettled(maxMs: number): Promise<void> {
  *   thread, watchdog, watchdogGraceMs, pool, recycle; did you mean "thread"?)`).
  */
 export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): QuickJsCodeRuntime {
-  checkOptionKeys('quickjs runtime options', options, QUICKJS_OPTION_KEYS)
+  checkConfigObject('quickjs runtime options', options, QUICKJS_OPTION_KEYS)
   const thread: QuickJsThread = options.thread ?? (options.pool === undefined ? 'worker' : 'main')
   if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${JSON.stringify(thread)}`)
   if (thread === 'worker' && options.pool !== undefined) throw new RangeError('pool applies to thread "main" only (each engine worker keeps its own pool)')

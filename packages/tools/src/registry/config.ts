@@ -7,32 +7,14 @@ import { DEFAULT_CONTENT_LIMITS } from '../content'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from '../progress'
 import type { PipelineConfig } from '../pipeline'
 import type { ToolRegistryConfig } from './types'
-import { unknownOption } from '../unknown-keys'
+import { checkConfigObject, showConfigValue } from '../unknown-keys'
 
 /** The platform's timer limit in ms (setTimeout clamps above it). */
 export const MAX_TIMER_MS = 2_147_483_647
 
-/**
- * A refused configuration value as the `got …` of its `RangeError`: a string quoted (so `"3"`
- * does not read as the number 3), a number, boolean, `null` or `undefined` as written, anything
- * else by its kind (`an array`, `an object`, `a function`). Internal: not re-exported.
- */
-export function showConfigValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (value === null || typeof value !== 'object') return typeof value === 'function' ? 'a function' : String(value)
-  return Array.isArray(value) ? 'an array' : 'an object'
-}
-
 const TOP_KEYS = ['maxArgumentBytes', 'repair', 'contentLimits', 'unknownKeys', 'progressIntervalMs'] as const satisfies readonly (keyof ToolRegistryConfig)[]
 const LIMIT_KEYS = ['maxChars', 'maxLines'] as const
 const REPAIR_KEYS = ['jsonStrings', 'numericStrings', 'nullAsAbsent'] as const
-
-/** A misspelt or unknown option is a `RangeError` naming it (JSON pointer), the known keys and a close one. */
-function checkObject(value: unknown, known: readonly string[], pointer: string): void {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new RangeError(`tools config: ${pointer === '' ? '' : `${pointer} `}must be an object, got ${showConfigValue(value)}`)
-  const unknown = unknownOption(value, known, pointer)
-  if (unknown !== undefined) throw new RangeError(`tools config: ${unknown.pointer} ${unknown.detail}`)
-}
 
 /**
  * Validates the registry's config and applies the defaults. `undefined` and `null` mean no
@@ -42,9 +24,9 @@ function checkObject(value: unknown, known: readonly string[], pointer: string):
 export function validateConfig(config: ToolRegistryConfig | undefined | null): PipelineConfig {
   if (config === null) config = undefined
   if (config !== undefined) {
-    checkObject(config, TOP_KEYS, '')
-    if (config.contentLimits !== undefined) checkObject(config.contentLimits, LIMIT_KEYS, '/contentLimits')
-    if (config.repair !== undefined) checkObject(config.repair, REPAIR_KEYS, '/repair')
+    checkConfigObject('tools config', config, TOP_KEYS)
+    if (config.contentLimits !== undefined) checkConfigObject('tools config', config.contentLimits, LIMIT_KEYS, '/contentLimits')
+    if (config.repair !== undefined) checkConfigObject('tools config', config.repair, REPAIR_KEYS, '/repair')
   }
   const maxArgumentBytes = config?.maxArgumentBytes ?? 1_048_576
   if (!Number.isInteger(maxArgumentBytes) || maxArgumentBytes < 2) {
