@@ -6,6 +6,7 @@
 import type { ContentBlock, JsonValue, ToolDefinition, ToolExecution } from '../contracts'
 import { callbackMembers } from '../define-members'
 import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from '../standard-schema'
+import { deepFreeze } from '../json'
 import { ToolDefinitionError, requireFunction } from './definition-error'
 import type { InferArgs, InferValue } from './infer'
 import { isRecord, projectParameters, projectSchema, SchemaSpecError } from './projection'
@@ -62,14 +63,6 @@ function project<T>(toolName: string, prefix: string, run: () => T): T {
     }
     throw error
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value)
-    for (const child of Object.values(value)) deepFreeze(child)
-  }
-  return value
 }
 
 /**
