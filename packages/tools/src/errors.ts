@@ -154,7 +154,7 @@ export const messages = {
   },
   /** A definition's own argument check (`checkArguments`, a Standard Schema library) threw: `TOOL_FAILED`. */
   argumentCheckFailed(tool: string, problem: string): string {
-    return `Tool "${tool}" could not check its arguments: ${problem}`
+    return `Tool ${quoteText(tool)} could not check its arguments: ${problem}`
   },
 } as const
 

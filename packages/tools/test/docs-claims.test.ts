@@ -1,0 +1,162 @@
+/**
+ * What docs/design.md, docs/pipeline.md, docs/glossary.md and the TSDoc of `RawToolCall`,
+ * `ToolBatch` and `ToolGuard` promise about a raw batch, checked through the public API as a
+ * reader would use it: how raw calls are normalised (argument text or objects, empty text,
+ * invisible edges, missing or `null` arguments, repeated call ids), the exact failure of a
+ * throwing guard and of a throwing `checkArguments`, and the two ways a failure's content may
+ * differ from `Error: <message>` (block feedback, the definition's own `finalizeContent`).
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import { defineRawTool, defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+let h: Harness
+afterEach(async () => {
+  await h?.dispose()
+})
+
+const echo = () =>
+  defineTool({
+    name: 'echo',
+    description: 'Echo the arguments.',
+    parameters: { a: { type: 'integer' } },
+    output: { schema: { type: 'object', properties: { a: { type: 'integer' } } }, render: (_args, value) => [{ type: 'text', text: JSON.stringify(value) }] },
+    execute: (args) => args,
+  })
+
+const outcome = (r: ToolResult) => [r.callId, r.isError ? `${r.error.info?.code}: ${r.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('|')}` : `ok ${JSON.stringify(r.value)}`]
+
+describe('raw calls as providers send them (RawToolCall)', () => {
+  test('argument text or an object; empty, blank, missing, invisible edges, null and non-objects', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'text', name: 'echo', arguments: '{"a":1}' },
+        { callId: 'object', name: 'echo', arguments: { a: 2 } },
+        { callId: 'empty', name: 'echo', arguments: '' },
+        { callId: 'blank', name: 'echo', arguments: ' \n\t' },
+        { callId: 'missing', name: 'echo' },
+        { callId: 'bom', name: 'echo', arguments: '\uFEFF{"a":3}\u200B' },
+        { callId: 'null', name: 'echo', arguments: null },
+        { callId: 'null-text', name: 'echo', arguments: 'null' },
+        { callId: 'array', name: 'echo', arguments: [1] },
+        { callId: 'string-text', name: 'echo', arguments: '"{\\"a\\":1}"' },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['text', 'ok {"a":1}'],
+      ['object', 'ok {"a":2}'],
+      ['empty', 'ok {}'],
+      ['blank', 'ok {}'],
+      ['missing', 'ok {}'],
+      ['bom', 'ok {"a":3}'],
+      ['null', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": expected a JSON object, got null'],
+      ['null-text', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": expected a JSON object, got null'],
+      ['array', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": expected a JSON object, got array'],
+      ['string-text', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": expected a JSON object, got string'],
+    ])
+    expect(results[5]!.meta?.repairs).toEqual(['(root): leading U+FEFF (byte-order mark) removed', '(root): trailing U+200B (zero-width space) removed'])
+  })
+
+  test('an object argument is copied at submission: a later change by the caller does not reach the call', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    const args = { a: 1 }
+    const pending = h.tools.execute({ calls: [{ callId: 'c1', name: 'echo', arguments: args }] })
+    args.a = 2
+    expect((await pending).map(outcome)).toEqual([['c1', 'ok {"a":1}']])
+  })
+
+  test('call ids are carried as given, repeated ones included: results pair with calls by position', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'same', name: 'echo', arguments: '{"a":1}' },
+        { callId: 'same', name: 'echo', arguments: '{"a":2}' },
+        { callId: '', name: 'echo', arguments: '{}' },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['same', 'ok {"a":1}'],
+      ['same', 'ok {"a":2}'],
+      ['invalid-call-2', 'INVALID_ARGS: Error: Invalid tool call at position 2: callId must be a non-empty string, got string'],
+    ])
+  })
+})
+
+describe('failures of policy and tool code', () => {
+  test('a throwing guard fails closed as a policy error (ToolGuard, docs/pipeline.md stage 2b)', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    h.ctx.tools.guard(() => {
+      throw new Error('guard crashed')
+    })
+    const [r] = await h.tools.execute({ calls: [{ callId: 'c1', name: 'echo', arguments: '{}' }] })
+    expect(r).toEqual({
+      callId: 'c1',
+      isError: true,
+      error: { message: 'Tool "echo" could not be checked by policy (guard): guard crashed', info: { name: 'PolicyError', code: 'TOOL_DENIED' } },
+      content: [{ type: 'text', text: 'Error: Tool "echo" could not be checked by policy (guard): guard crashed' }],
+      meta: { toolName: 'echo' },
+    })
+  })
+
+  test('a throwing checkArguments quotes the tool name like every other model-facing message', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(
+      defineRawTool({
+        name: 'say "hi"',
+        description: 'Say hi.',
+        inputSchema: { type: 'object' },
+        execute: () => 'hi',
+        checkArguments: () => {
+          throw new Error('validator down')
+        },
+      }),
+    )
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'c1', name: 'say "hi"', arguments: '{}' },
+        { callId: 'c2', name: 'say "hi"', arguments: '[]' },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['c1', 'TOOL_FAILED: Error: Tool "say \\"hi\\"" could not check its arguments: validator down'],
+      ['c2', 'INVALID_ARGS: Error: Invalid arguments for tool "say \\"hi\\"": expected a JSON object, got array'],
+    ])
+  })
+})
+
+describe('failure content is Error: <message>, with the two documented exceptions', () => {
+  test('block feedback is the content; a finalizeContent may add to a failure', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(
+      defineTool({
+        name: 'f',
+        description: 'Fails on a = 3.',
+        parameters: { a: { type: 'integer', required: true } },
+        output: { schema: { type: 'integer' }, render: (_args, v) => [{ type: 'text', text: String(v) }] },
+        execute: (args) => {
+          if (args.a === 3) throw new Error('bad input')
+          return args.a
+        },
+        finalizeContent: (content, input) => (input.isError && input.callId === 'fin' ? [...content, { type: 'text', text: '[see the manual]' }] : undefined),
+      }),
+    )
+    h.ctx.on('tools/post-execute', (exec, _draft, next) => (exec.callId === 'block' ? { type: 'block', feedback: 'use a smaller a' } : next()))
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'plain', name: 'f', arguments: '{"a":3}' },
+        { callId: 'block', name: 'f', arguments: '{"a":1}' },
+        { callId: 'fin', name: 'f', arguments: '{"a":3}' },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['plain', 'TOOL_FAILED: Error: bad input'],
+      ['block', 'TOOL_BLOCKED: use a smaller a'],
+      ['fin', 'TOOL_FAILED: Error: bad input|[see the manual]'],
+    ])
+  })
+})
