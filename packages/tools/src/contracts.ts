@@ -111,8 +111,10 @@ export interface ToolSuccess<V extends JsonValue = JsonValue> {
 
 /**
  * A failed, frozen result. Model-facing content is exactly `Error: <message>`, except for a
- * post-execute block with feedback, whose content is that feedback (see {@link PostDecision}).
- * `error.message` is at most `MAX_ERROR_MESSAGE_CHARS` (2,000) characters.
+ * post-execute block with feedback, whose content is that feedback (see {@link PostDecision}),
+ * and for what the definition's own `finalizeContent` makes of it (it runs for failures too).
+ * `error.message` is at most `MAX_ERROR_MESSAGE_CHARS` (2,000) characters for the pipeline's
+ * and policies' texts; a thrown error's message is capped like content (`contentLimits.maxChars`).
  */
 export interface ToolFailure {
   readonly callId: string
@@ -249,7 +251,10 @@ export interface ToolSchema {
   readonly deferLoading?: true
 }
 
-/** An append-only session log (seed: "Session records rendered content"). */
+/**
+ * An append-only session log (docs/design.md, "The batch and the pipeline": the session log
+ * records rendered content and presentation metadata, never canonical values).
+ */
 export interface SessionLog {
   append(event: SessionEvent): void
 }
@@ -416,8 +421,11 @@ export interface ApprovalRequest {
 /**
  * A monotonic synchronous guard: a returned string denies the call (stage 2b, after
  * `tools/pre-execute`: docs/pipeline.md, "Stage table") with code `TOOL_DENIED` and is
- * the model-facing message verbatim (empty → `Tool "x" was denied`). `undefined` lets it through.
- * A guard that throws denies the call too (fails closed, info `{ name: 'GuardDenied', code: 'TOOL_DENIED' }`).
+ * the model-facing message verbatim (empty → `Tool "x" was denied`), with info `{ name:
+ * 'GuardDenied', code: 'TOOL_DENIED', toolName }`. `undefined` lets it through. A guard that
+ * throws denies the call too (fails closed, like a throwing policy): `TOOL_DENIED` with info
+ * `{ name: 'PolicyError', code: 'TOOL_DENIED' }` and the message `Tool "x" could not be checked
+ * by policy (guard): <what it threw>`.
  */
 export type ToolGuard = (exec: ToolExecution) => string | undefined
 
@@ -450,7 +458,27 @@ export type PostDecision =
     }
   | { readonly type: 'block'; readonly feedback: string | readonly ContentBlock[]; readonly info?: ToolErrorInfo }
 
-/** One call as the model emitted it. `arguments` is the raw string or a parsed JSON value. */
+/**
+ * One call as the model emitted it (docs/design.md, "The batch and the pipeline"), read at
+ * prepare as follows:
+ *
+ * - `arguments` as JSON text (OpenAI, DeepSeek and most OpenAI-compatible servers): parsed once.
+ *   `""` or only whitespace means `{}`; a byte-order mark, zero-width space or word joiner
+ *   around the text is removed and noted in `result.meta.repairs`; text over
+ *   `maxArgumentBytes`, text that is not JSON, cut-off JSON, and JSON that is not an object
+ *   (`null`, an array, a JSON-encoded string) are `INVALID_ARGS`.
+ * - `arguments` as an object (Anthropic `tool_use.input`, Gemini `functionCall.args`): used as
+ *   given, copied and frozen when the batch is submitted (a later change by the caller does
+ *   not reach the call); a value that is not lossless JSON is `INVALID_ARGS`.
+ * - `arguments` absent (`undefined`) is `""`, so `{}`; `null` or any other non-object value is
+ *   `INVALID_ARGS` (`expected a JSON object, got null`).
+ * - `callId` must be a non-empty string and `name` a string; otherwise the entry is malformed
+ *   (`INVALID_ARGS`, `Invalid tool call at position <i>: …`, its result's `callId` is
+ *   `invalid-call-<i>` when the entry has none). Call ids are carried as given and not checked
+ *   for uniqueness: results pair with calls by position. The native executor's provider parsers
+ *   give every call of a response a unique id (a repeated one becomes `<id>_2`, `<id>_3`, …;
+ *   Gemini's mints a new one), so the next request pairs each call with exactly one result.
+ */
 export interface RawToolCall {
   readonly callId: string
   readonly name: string

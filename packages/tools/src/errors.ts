@@ -159,8 +159,10 @@ export const messages = {
 } as const
 
 /**
- * A content array holding exactly `Error: <message>` (docs/design.md, "What the model sees": every failure reaches the model as this one text block). Callers
- * pass a message already capped with `capMessage` so `error.message` and the content agree.
+ * A content array holding exactly `Error: <message>` (docs/design.md, "What the model sees": a
+ * failure reaches the model as this one text block, unless a post-execute block gave feedback
+ * or the definition's `finalizeContent` changed it). Callers pass a message already capped with
+ * `capMessage` so `error.message` and the content agree.
  */
 export function errorContent(message: string): readonly ContentBlock[] {
   return Object.freeze([Object.freeze({ type: 'text' as const, text: `Error: ${message}` })])

@@ -66,13 +66,14 @@ export interface DescribeInput {
 /**
  * A raw batch as `ctx.tools.execute()` receives it (docs/design.md, "The batch and the pipeline"). `calls` is typed
  * loosely on purpose: a malformed entry (missing `callId`, non-string `name`) gets its own
- * `INVALID_ARGS` result while the rest of the batch runs.
+ * `INVALID_ARGS` result while the rest of the batch runs. How each call's `arguments` are read,
+ * and what happens to repeated call ids: {@link RawToolCall}.
  */
 export interface ToolBatch {
   readonly calls: readonly (RawToolCall | Readonly<Record<string, unknown>>)[]
   /** Absent for standalone service calls. */
   readonly agent?: Agent
-  /** Absent: no root `tool/call` / `tool/result` events. */
+  /** Receives the batch's `tool/call` / `tool/result` events; absent: the agent's log, if any; neither: no events. */
   readonly log?: SessionLog
   readonly toolSet?: ResolvedToolSet
   /** The caller's abort signal. */

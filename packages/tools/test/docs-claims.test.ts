@@ -160,3 +160,58 @@ describe('failure content is Error: <message>, with the two documented exception
     ])
   })
 })
+
+describe('glossary, "Failure codes": the less obvious sources of a code', () => {
+  test('a body that throws its own AbortError is ABORTED with its message; a throwing render is TOOL_FAILED', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(
+      defineTool({
+        name: 'fetch_page',
+        description: 'Fetch a page.',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: () => [{ type: 'text', text: 'page' }] },
+        execute: () => {
+          throw new DOMException('the upstream request was cancelled', 'AbortError')
+        },
+      }),
+    )
+    h.ctx.tools.register(
+      defineTool({
+        name: 'bad_render',
+        description: 'Renders badly.',
+        parameters: {},
+        output: {
+          schema: { type: 'string' },
+          render: () => {
+            throw new Error('no template')
+          },
+        },
+        execute: () => 'x',
+      }),
+    )
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'c1', name: 'fetch_page', arguments: '' },
+        { callId: 'c2', name: 'bad_render', arguments: '' },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['c1', 'ABORTED: Error: the upstream request was cancelled'],
+      ['c2', 'TOOL_FAILED: Error: Tool "bad_render" failed to render its result: no template'],
+    ])
+  })
+})
+
+describe('docs/design.md, "The batch and the pipeline": where the session events go', () => {
+  test('to `log`, else to the agent\'s log; without either, nowhere', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    const agentLog: string[] = []
+    const batchLog: string[] = []
+    const { agent } = h.agent('a1', { log: { append: (e) => agentLog.push(`${e.type} ${e.callId}`) } })
+    await h.tools.execute({ agent, calls: [{ callId: 'viaAgent', name: 'echo', arguments: '' }] })
+    await h.tools.execute({ agent, log: { append: (e) => batchLog.push(`${e.type} ${e.callId}`) }, calls: [{ callId: 'viaLog', name: 'echo', arguments: '' }] })
+    expect(agentLog).toEqual(['tool/call viaAgent', 'tool/result viaAgent'])
+    expect(batchLog).toEqual(['tool/call viaLog', 'tool/result viaLog'])
+  })
+})
