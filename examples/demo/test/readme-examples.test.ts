@@ -1,7 +1,8 @@
 /**
- * README examples must compile: every ```ts block in a package README (and in every docs/*.md) must be
- * the verbatim content of a file that the root `tsc` typechecks (a package's `examples/` or
- * `test/` folder), so an example cannot drift from the API.
+ * README examples must compile: every ```ts block in a package README, in every docs/*.md and in
+ * the root README must be the verbatim content of a file that the root `tsc` typechecks (a
+ * package's `examples/` or `test/` folder; for the root README also `examples/scripts/`), so an
+ * example cannot drift from the API.
  */
 import { readdirSync, readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
@@ -39,6 +40,8 @@ const documents = [
   ...readdirSync(join(root, 'docs'))
     .filter((d) => d.endsWith('.md'))
     .map((d) => ({ doc: join('docs', d), dirs: readdirSync(join(root, 'packages')).flatMap((p) => [join(root, 'packages', p, 'examples'), join(root, 'packages', p, 'test')]) })),
+  // The root README's first program is examples/scripts/hello.ts (run by examples/scripts/test).
+  { doc: 'README.md', dirs: [join(root, 'examples', 'scripts'), ...readdirSync(join(root, 'packages')).flatMap((p) => [join(root, 'packages', p, 'examples'), join(root, 'packages', p, 'test')])] },
 ].filter((d) => existsSync(join(root, d.doc)))
 
 describe('README and doc examples are typechecked sources', () => {
