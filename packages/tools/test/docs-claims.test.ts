@@ -215,3 +215,21 @@ describe('docs/design.md, "The batch and the pipeline": where the session events
     expect(batchLog).toEqual(['tool/call viaLog', 'tool/result viaLog'])
   })
 })
+
+describe('docs/design.md, "The registry": without a resolved set a conditional tool is not offered', () => {
+  test('schemas() and definitions() agree with describe() and execute(); get() still inspects the registration', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echo())
+    h.ctx.tools.register({ ...echo(), name: 'cond' }, { when: () => true })
+    const [r] = await h.tools.execute({ calls: [{ callId: 'c1', name: 'cond', arguments: '' }] })
+    expect(outcome(r!)).toEqual(['c1', 'UNKNOWN_TOOL: Error: Unknown tool "cond". Available tools: echo'])
+    expect(h.ctx.tools.describe().tools.map((t) => t.name)).toEqual(['echo'])
+    expect(h.ctx.tools.schemas().map((t) => t.name)).toEqual(['echo'])
+    expect(h.ctx.tools.definitions().map((d) => d.name)).toEqual(['echo'])
+    expect(h.ctx.tools.get('cond')?.name).toBe('cond')
+    const set = await h.ctx.tools.resolve({ signal: new AbortController().signal })
+    expect(h.ctx.tools.schemas(undefined, set).map((t) => t.name)).toEqual(['echo', 'cond'])
+    expect(h.ctx.tools.definitions(undefined, set).map((d) => d.name)).toEqual(['echo', 'cond'])
+    set.dispose()
+  })
+})

@@ -479,7 +479,8 @@ export class ToolRegistry extends Service {
     return this._visibleFor(scope).byName.get(reg.definition.name) === reg
   }
 
-  protected _admitted(scope: Scope, toolSet: ResolvedToolSet | undefined, includeConditional: boolean): Registration[] {
+  /** The registrations `scope` admits: `toolSet`'s still-current pins, or without a set the visible ones but conditional tools. */
+  protected _admitted(scope: Scope, toolSet: ResolvedToolSet | undefined): Registration[] {
     if (toolSet !== undefined) {
       const set = toolSet as ToolSet
       if (set.disposed) return []
@@ -490,24 +491,31 @@ export class ToolRegistry extends Service {
       return [...set.pinned.values()].filter((reg) => current.get(reg.definition.name) === reg)
     }
     const list = this._visibleFor(scope).list
-    return includeConditional ? [...list] : list.filter((r) => r.when === undefined)
+    return list.filter((r) => r.when === undefined)
   }
 
   /** The definition `name` resolves to as `scope` sees it (without a set: registered, conditions not evaluated). */
   get(name: string, scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition | undefined {
     const s = this._scope(scope)
-    if (toolSet !== undefined) return this._admitted(s, toolSet, true).find((r) => r.definition.name === name)?.definition
+    if (toolSet !== undefined) return this._admitted(s, toolSet).find((r) => r.definition.name === name)?.definition
     return this._visibleFor(s).byName.get(name)?.definition
   }
 
-  /** Visible definitions in prompt order (registration order). */
+  /**
+   * The definitions `scope` offers the model, in prompt order (registration order): those of
+   * `toolSet`, or without a set every visible tool but the conditional ones (a conditional tool
+   * is offered only through a resolved set, as in `describe` and `execute`; `get` still finds it).
+   */
   definitions(scope?: ScopeRef, toolSet?: ResolvedToolSet): AnyToolDefinition[] {
-    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.definition)
+    return this._admitted(this._scope(scope), toolSet).map((r) => r.definition)
   }
 
-  /** Model-facing projections `{ name, description, parameters, deferLoading? }` (frozen), in prompt order. */
+  /**
+   * Model-facing projections `{ name, description, parameters, deferLoading? }` (frozen) of
+   * {@link definitions}, same order and the same rule for conditional tools.
+   */
   schemas(scope?: ScopeRef, toolSet?: ResolvedToolSet): ToolSchema[] {
-    return this._admitted(this._scope(scope), toolSet, true).map((r) => r.schema)
+    return this._admitted(this._scope(scope), toolSet).map((r) => r.schema)
   }
 
   /** The execution lookup: applies the set; without one, conditional tools are not executable. */
@@ -535,7 +543,7 @@ export class ToolRegistry extends Service {
     } else if (current !== undefined && current.when === undefined) {
       return current.found
     }
-    return { available: this._admitted(scope, toolSet, false).map((r) => r.definition.name) }
+    return { available: this._admitted(scope, toolSet).map((r) => r.definition.name) }
   }
 
   protected _hooks(scope: Scope): StageHooks {
@@ -572,7 +580,7 @@ export class ToolRegistry extends Service {
     const self = serviceOf(this)
     const executor = self.executor(scope)
     if (executor === undefined) throw new NoExecutorError(scope.id, 'describe')
-    const admitted = self._admitted(scope, options.toolSet, options.toolSet !== undefined)
+    const admitted = self._admitted(scope, options.toolSet)
     return executor.describe({
       scope,
       ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
@@ -606,7 +614,7 @@ export class ToolRegistry extends Service {
       // A batch that will watch its signal gets one that needs no listener (see `ownBatchSignal`).
       signal: batch.signal ?? (batch.calls.length >= WATCH_MIN_CALLS ? ownBatchSignal() : new AbortController().signal),
       pipeline: self.pipeline,
-      definitions: () => (visible ??= self._admitted(scope, toolSet, toolSet !== undefined).map((r) => r.definition)),
+      definitions: () => (visible ??= self._admitted(scope, toolSet).map((r) => r.definition)),
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
