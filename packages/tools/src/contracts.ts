@@ -36,8 +36,10 @@ export interface ImageBlock {
 export type ContentBlock = TextBlock | ImageBlock
 
 /**
- * Additional model-facing context attached after a result (docs/design.md: post-execute may
- * "attach ordered contexts"; PTC appends image-bearing sub-results as source-attributed context).
+ * Additional model-facing context attached after a result, in order: by the body
+ * (`exec.attachContext`), then by a post-execute `accept` (`contexts`); the PTC executor appends
+ * a successful image-bearing sub-result this way, attributed to its source (docs/design.md,
+ * "PTC executor").
  */
 export interface ResultContext {
   /** Who produced it, e.g. `read_image (call_1:code:3)`. */
@@ -46,8 +48,8 @@ export interface ResultContext {
 }
 
 /**
- * Failure codes carried in `error.info.code`. The first eight are docs/design.md, "The batch and the pipeline";
- * the rest name the remaining ordinary failure classes so a log reader can tell them apart.
+ * Failure codes carried in `error.info.code` (each explained in docs/glossary.md, "Failure
+ * codes"); a body's `ToolError` may also carry a code of its own.
  *
  * - `UNKNOWN_TOOL`: no visible, executable tool of that name (message lists available names).
  * - `INVALID_ARGS`: unparsable, oversize or schema-violating arguments, or a malformed call entry.

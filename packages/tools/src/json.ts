@@ -1,6 +1,7 @@
 /**
- * Lossless JSON snapshots (docs/design.md, "The batch and the pipeline" prepare: "lossless-JSON snapshot and
- * deep-freeze"). A value is accepted only when a JSON round trip would reproduce it exactly.
+ * Lossless JSON snapshots (docs/design.md, "The batch and the pipeline", stage 1: prepare takes
+ * a lossless JSON snapshot of the arguments and deep-freezes it). A value is accepted only when
+ * a JSON round trip would reproduce it exactly.
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'

@@ -2,9 +2,9 @@
  * Tool-card render intents: safe calls of a definition's `presentCall` / `presentResult`.
  *
  * Design: docs/design.md, "Presentation": both methods are pure and display-only; a UI
- * calls them during live streaming and during session-log replay, so "the helper
- * soft-validates before calling (a malformed/older logged arg shape yields undefined rather
- * than throwing, since display must never crash a replay)". `undefined` tells a UI to fall back
+ * calls them during live streaming and during session-log replay, so the helpers here
+ * soft-validate the arguments before calling: a malformed or older logged shape yields
+ * `undefined` rather than a throw, since display must never crash a replay. `undefined` tells a UI to fall back
  * to a generic presentation (title = tool name, raw args, raw result content).
  */
 import type {

@@ -41,7 +41,7 @@ const NEVER_ABORTED = new AbortController().signal
  *
  * Errors: registration-time problems throw {@link ToolRegistrationError} (naming the tool and
  * the JSON pointer); `resolve` rejects with {@link ToolActivationError}
- * (`TOOL_ACTIVATION_FAILED`); `execute` and `describe` reject with {@link NoExecutorError}
+ * (`TOOL_ACTIVATION_FAILED`); `execute` rejects and `describe` throws with {@link NoExecutorError}
  * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
  * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
  * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field,
