@@ -18,11 +18,11 @@ import type { ToolRegistry } from './tool-registry'
  * not a known option (expected …; did you mean "maxArgumentBytes"?)`).
  */
 export interface ToolRegistryConfig {
-  /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. Default 1,048,576. */
+  /** Raw argument strings over this many UTF-8 bytes are `INVALID_ARGS` before parsing. An integer of at least 2; default 1,048,576. */
   readonly maxArgumentBytes?: number
-  /** Opt-in schema-guided argument repair of objects sent as JSON strings, `null` for optional fields and numbers sent as strings (bug cases B07, B11, B12). All off by default. */
+  /** Opt-in schema-guided argument repair (booleans `jsonStrings`, `nullAsAbsent`, `numericStrings`) of objects sent as JSON strings, `null` for optional fields and numbers sent as strings (bug cases B07, B11, B12 of docs/glossary.md). All off by default. */
   readonly repair?: RepairModes
-  /** Model-facing content caps (bug case B18: one huge result must not flood the context). Default 25,000 characters and 1,000 lines; `0` disables one. */
+  /** Model-facing content caps (bug case B18: one huge result must not flood the context): `maxChars` and `maxLines`, non-negative integers, default 25,000 characters and 1,000 lines; `0` disables one. */
   readonly contentLimits?: Partial<ContentLimits>
   /**
    * Argument keys a schema does not declare. `'allow'` (default): as the schema says (JSON
@@ -36,7 +36,8 @@ export interface ToolRegistryConfig {
   readonly unknownKeys?: UnknownKeysMode
   /**
    * Minimum spacing of two `tools/progress` events of one call, in ms; updates in between are
-   * coalesced to the latest. `0` delivers every update. Default 100 ({@link DEFAULT_PROGRESS_INTERVAL_MS}).
+   * coalesced to the latest. `0` delivers every update. A number from 0 to `MAX_TIMER_MS`
+   * (2,147,483,647); default 100 ({@link DEFAULT_PROGRESS_INTERVAL_MS}).
    */
   readonly progressIntervalMs?: number
 }
