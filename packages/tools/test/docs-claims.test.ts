@@ -233,3 +233,29 @@ describe('docs/design.md, "The registry": without a resolved set a conditional t
     set.dispose()
   })
 })
+
+describe('docs/glossary.md, "Lossless JSON"', () => {
+  test('undefined in a returned value is dropped as JSON.stringify drops it; in object arguments it is INVALID_ARGS', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(
+      defineTool({
+        name: 'profile',
+        description: 'A profile.',
+        parameters: {},
+        output: { schema: { type: 'json' }, render: (_args, v) => [{ type: 'text', text: JSON.stringify(v) }] },
+        execute: () => ({ name: 'ada', email: undefined, tags: ['a', undefined] }) as never,
+      }),
+    )
+    h.ctx.tools.register(echo())
+    const results = await h.tools.execute({
+      calls: [
+        { callId: 'c1', name: 'profile', arguments: '' },
+        { callId: 'c2', name: 'echo', arguments: { a: undefined } as never },
+      ],
+    })
+    expect(results.map(outcome)).toEqual([
+      ['c1', 'ok {"name":"ada","tags":["a",null]}'],
+      ['c2', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": /a is undefined'],
+    ])
+  })
+})
