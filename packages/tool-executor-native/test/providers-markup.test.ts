@@ -155,6 +155,15 @@ describe('malformed-markup: never a final answer, nothing runs', () => {
     })
   }
 
+  test('model-written names, parameters and excerpts in markup errors show invisible characters escaped (quoteText), not raw', () => {
+    const dsml = chat('<｜DSML｜function_calls><｜DSML｜invoke name="x\u200B"><｜DSML｜parameter name="n\u202E" string="false">tw\uFEFFenty</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>')
+    expect(dsml.status === 'malformed-markup' && dsml.markupErrors[0]?.message).toBe(
+      'DSML tool-call block: in "x\\u200B": parameter "n\\u202E" is marked string="false" but "tw\\uFEFFenty" is not JSON',
+    )
+    const stray = chat('Done\u2028.<|call|>')
+    expect(stray.status === 'malformed-markup' && stray.markupErrors[0]?.message).toBe('harmony markup near "Done\\u2028.<|call|>" holds no complete tool call')
+  })
+
   test('one well-formed and one malformed block: the whole response is malformed-markup, nothing runs', async () => {
     const parsed = chat(`${HERMES}\n<tool_call>{"name": "x", </tool_call>`)
     expect(parsed.status).toBe('malformed-markup')

@@ -290,6 +290,29 @@ describe('stream assembly details', () => {
     ])
   })
 
+  test('model-written ids and names in issues and truncation messages show invisible characters escaped (quoteText), not raw', () => {
+    const chat = parseOpenAIChatCompletion({
+      choices: [
+        {
+          finish_reason: 'length',
+          message: {
+            tool_calls: [
+              { id: 'c\u200B', function: { name: 'a', arguments: '{}' } },
+              { id: 'c\u200B', function: { name: 'wri\u2060te\u0085', arguments: '{"path": "x' } },
+            ],
+          },
+        },
+      ],
+    })
+    expect(chat.issues).toEqual([
+      { pointer: '/choices/0/message/tool_calls/1/id', message: 'duplicate call id "c\\u200B"; this call is "c\\u200B_2" in the batch, its result and the assistant turn' },
+    ])
+    expect(chat.truncated.map((t) => t.message)).toEqual([
+      'the response was cut at the model\'s output limit (finish_reason "length") before the batch of tool calls was complete, so this call to "a" was not executed although its arguments were complete. Re-issue the call.',
+      'arguments were truncated at the model\'s output limit: the JSON arguments of "wri\\u2060te\\u0085" end before the value is complete (finish_reason "length"), so the call was not executed. Re-issue the call with shorter arguments, for example by splitting large content across several calls.',
+    ])
+  })
+
   test('Responses: a .done arguments value wins over the deltas; text deltas collected', () => {
     const parsed = parseOpenAIResponsesStream([
       { type: 'response.output_text.delta', delta: 'Sure.' },

@@ -10,7 +10,7 @@
  *   when it is an image, otherwise a text line naming the binary resource;
  * - any other block type → a text line naming the unsupported type.
  */
-import type { ContentBlock, JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type ContentBlock, type JsonValue } from '@deepseek-ai/dsh-tools'
 
 /** An MCP content block as it arrives (loosely typed: servers may send newer block types). */
 export interface McpContentBlock {
@@ -74,7 +74,7 @@ export function mapContentBlock(block: McpContentBlock): ContentBlock {
       return { type: 'text', text: `[resource <${uri}> (${mimeType ?? 'binary'}), ${bytes(blob)}: binary content not shown]` }
     }
     default:
-      return { type: 'text', text: `[unsupported MCP content type ${JSON.stringify(block.type)}]` }
+      return { type: 'text', text: `[unsupported MCP content type ${quoteText(block.type)}]` }
   }
 }
 

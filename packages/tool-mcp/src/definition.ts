@@ -3,7 +3,7 @@
  * and description as announced, `outputSchema` as the output declaration, annotations mapped to
  * parallel safety and kept for policies ({@link mcpToolInfo}).
  */
-import { checkSchema, renderJsonValue, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { checkSchema, quoteText, renderJsonValue, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { errorText, mapContent, valueOf, type McpContentBlock } from './content'
 import type { ResolvedServerConfig } from './config'
@@ -63,7 +63,7 @@ export function registeredName(server: ResolvedServerConfig, separator: string, 
 
 /** Why a tool cannot be registered (a name or schema the registry would refuse), or `undefined`. */
 export function unregistrable(name: string, tool: Tool): string | undefined {
-  if (!NAME_RULE.test(name)) return `its registered name "${name}" is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"`
+  if (!NAME_RULE.test(name)) return `its registered name ${quoteText(name)} is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"`
   if (name === 'run_code') return '"run_code" is reserved for the PTC executor'
   const input = checkSchema(tool.inputSchema as JsonSchemaNode)
   if (input !== undefined) return `inputSchema${input.pointer} ${input.message}`

@@ -7,7 +7,7 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import { describeThrown, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
+import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
 import { CallLinks, type CallLink } from './call'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
@@ -358,7 +358,7 @@ export class McpServerConnection {
       const problem = unregistrable(name, tool)
       if (problem !== undefined) {
         skipped.push({ tool: tool.name, reason: problem })
-        this.host.warn(`MCP server "${this.config.name}": tool "${tool.name}" not registered: ${problem}`)
+        this.host.warn(`MCP server "${this.config.name}": tool ${quoteText(tool.name)} not registered: ${problem}`)
         continue
       }
       entries.set(tool.name, { json, definition: toDefinition(this.config, name, tool, this.caller) })

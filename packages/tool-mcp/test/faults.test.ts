@@ -144,6 +144,7 @@ describe('calls', () => {
       tool('no-content', () => wire({})),
       tool('newer-type', () => wire({ content: [{ type: 'video', uri: 'https://example.org/v.mp4' }] })),
       tool('fine', () => text('fine')),
+      tool('hidden-type', () => wire({ content: [{ type: 'vid\u200Beo' }] })),
     ])
     const bridge = await createMcpBridge(h.ctx, { servers: [custom('m', fault)] })
     const results = await h.execute(fault.tools.map((t) => call(`m__${t.name}`, {})))
@@ -161,8 +162,11 @@ describe('calls', () => {
       'ok: ""',
       'ok: [{"type":"video","uri":"https://example.org/v.mp4"}]',
       'ok: "fine"',
+      'ok: [{"type":"vid\u200Beo"}]',
     ])
     expect(results[9]!.content).toEqual([{ type: 'text', text: '[unsupported MCP content type "video"]' }])
+    // The server's type name is quoted with invisible characters escaped (quoteText), so the model sees them.
+    expect(results[11]!.content).toEqual([{ type: 'text', text: '[unsupported MCP content type "vid\\u200Beo"]' }])
     expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: MCP server "m" sent a malformed result for "not-array": /content must be an array (got string)' }])
     expect(bridge.server('m')).toMatchObject({ state: 'ready', inFlight: 0 })
   })
@@ -405,13 +409,21 @@ describe('registration', () => {
 
   test('tools the registry cannot hold are skipped with the reason; the rest register', async () => {
     h = await createHarness()
-    const fault = new FaultServer([tool('bad name!', () => text('x')), tool('odd', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } as never }), tool('fine', () => text('ok'))])
+    const fault = new FaultServer([
+      tool('bad name!', () => text('x')),
+      tool('odd', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } as never }),
+      // A hostile server's name with a line break and a right-to-left override: quoted with both escaped (quoteText), in the reason and the log line.
+      tool('evil\n\u202Ename', () => text('x')),
+      tool('fine', () => text('ok')),
+    ])
     const bridge = await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
     const status = bridge.server('s')!
     expect(status.tools).toEqual(['s__fine'])
-    expect(status.skipped.map((s) => s.tool)).toEqual(['bad name!', 'odd'])
-    expect(status.skipped[0]!.reason).toBe('its registered name "s__bad name!" is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"')
+    expect(status.skipped.map((s) => s.tool)).toEqual(['bad name!', 'odd', 'evil\n\u202Ename'])
+    const rule = 'is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"'
+    expect(status.skipped[0]!.reason).toBe(`its registered name "s__bad name!" ${rule}`)
     expect(status.skipped[1]!.reason).toMatch(/^inputSchema\/properties\/n/)
+    expect(status.skipped[2]!.reason).toBe(`its registered name "s__evil\\n\\u202Ename" ${rule}`)
   })
 })
 

@@ -3,7 +3,7 @@
  * back, the cut decision (bug case B22, emissions E10/E11), leaked-markup recovery (E19) and
  * the assistant turn.
  */
-import { deepFreeze, type JsonValue, type RawToolCall } from '@deepseek-ai/dsh-tools'
+import { deepFreeze, quoteText, type JsonValue, type RawToolCall } from '@deepseek-ai/dsh-tools'
 import { classifyArguments } from './arguments'
 import { detectLeakedMarkup } from './markup'
 import { recoverTextCalls } from './recover'
@@ -118,7 +118,7 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
     if (recovery.errors.length > 0 || recovery.calls.length === 0) {
       // Stray tokens only (e.g. a lone harmony `<|call|>`): still markup, still not an answer.
       const markupErrors =
-        recovery.errors.length > 0 ? recovery.errors : leakedMarkup.map((leak) => ({ marker: leak.marker, offset: leak.offset, message: `${leak.marker} markup near ${JSON.stringify(leak.excerpt)} holds no complete tool call` }))
+        recovery.errors.length > 0 ? recovery.errors : leakedMarkup.map((leak) => ({ marker: leak.marker, offset: leak.offset, message: `${leak.marker} markup near ${quoteText(leak.excerpt)} holds no complete tool call` }))
       return deepFreeze({ ...base, status: 'malformed-markup' as const, calls: [] as const, truncated: [] as const, markupErrors })
     }
     const used = new Set<string>()
@@ -143,10 +143,10 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
     const name = nameOf(call.wireName)
     const incomplete = states[i] === 'incomplete'
     const message = incomplete
-      ? `arguments were truncated at the model's output limit: the JSON arguments of ${JSON.stringify(name)} end before the value is complete (${evidence}${
+      ? `arguments were truncated at the model's output limit: the JSON arguments of ${quoteText(name)} end before the value is complete (${evidence}${
           finish.kind === 'length' || finish.kind === 'missing' ? '' : ', but the JSON is incomplete'
         }), so the call was not executed. Re-issue the call with shorter arguments, for example by splitting large content across several calls.`
-      : `the response was cut at the model's output limit (${evidence}) before the batch of tool calls was complete, so this call to ${JSON.stringify(name)} was not executed although its arguments were complete. Re-issue the call.`
+      : `the response was cut at the model's output limit (${evidence}) before the batch of tool calls was complete, so this call to ${quoteText(name)} was not executed although its arguments were complete. Re-issue the call.`
     return { callId: ids[i] as string, name, arguments: call.arguments, reason: incomplete ? ('arguments-incomplete' as const) : ('response-cut' as const), message }
   })
   return deepFreeze({ ...base, status: 'truncated' as const, calls: [] as const, truncated })
@@ -185,7 +185,7 @@ function assignCallIds(input: FinalizeInput, issues: ParseIssue[], changes: Call
       if (call.missingNote !== undefined) issues.push({ pointer: call.idPointer, message: call.missingNote })
       else if (input.reportMissing !== false) issues.push({ pointer: call.idPointer, message: `missing ${input.idField}; minted one` })
     } else {
-      issues.push({ pointer: call.idPointer, message: `duplicate ${input.idField} ${JSON.stringify(emitted)}; this call is ${JSON.stringify(callId)} in the batch, its result and the assistant turn` })
+      issues.push({ pointer: call.idPointer, message: `duplicate ${input.idField} ${quoteText(emitted)}; this call is ${quoteText(callId)} in the batch, its result and the assistant turn` })
     }
     changes.push({ index, pointer: call.idPointer, emitted, callId, reason: emitted === undefined ? 'missing' : 'duplicate' })
     return callId

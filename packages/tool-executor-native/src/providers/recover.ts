@@ -16,7 +16,7 @@
 import { isObject } from './schema/json'
 import { classifyArguments } from './arguments'
 import { detectLeakedMarkup } from './markup'
-import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import type { MarkupError, RecoveredMarker } from './types'
 
 /** A call found in the text, before ids and names are assigned. */
@@ -106,8 +106,8 @@ export function recoverTextCalls(text: string): TextRecovery {
       marker: leak.marker,
       offset: spans.length === 0 ? leak.offset : originalOffset(spans, leak.offset),
       message: family
-        ? `unclosed or stray ${leak.marker} markup near ${JSON.stringify(leak.excerpt)}`
-        : `${leak.marker} tool-call markup near ${JSON.stringify(leak.excerpt)} is not parsed from text`,
+        ? `unclosed or stray ${leak.marker} markup near ${quoteText(leak.excerpt)}`
+        : `${leak.marker} tool-call markup near ${quoteText(leak.excerpt)} is not parsed from text`,
     })
   }
   calls.sort((a, b) => a.offset - b.offset)
@@ -135,7 +135,7 @@ function parseDsmlBlock(body: string): { name: string; arguments: JsonObject }[]
   let rest = body
   while (rest.trim() !== '') {
     const invoke = DSML_INVOKE.exec(rest)
-    if (!invoke) return `expected an invoke element, found ${JSON.stringify(rest.trim().slice(0, 40))}`
+    if (!invoke) return `expected an invoke element, found ${quoteText(rest.trim().slice(0, 40))}`
     const name = invoke[1] as string
     if (name === '') return 'an invoke element without a name'
     const args = parseDsmlParameters(invoke[2] as string, name)
@@ -149,22 +149,22 @@ function parseDsmlBlock(body: string): { name: string; arguments: JsonObject }[]
 function parseDsmlParameters(body: string, tool: string): JsonObject | string {
   const trimmed = body.trim()
   if (trimmed.startsWith('{')) {
-    if (classifyArguments(trimmed) !== 'complete') return `the JSON arguments of ${JSON.stringify(tool)} are not complete JSON`
+    if (classifyArguments(trimmed) !== 'complete') return `the JSON arguments of ${quoteText(tool)} are not complete JSON`
     const value = JSON.parse(trimmed) as JsonValue
-    return isObject(value) ? value : `the JSON arguments of ${JSON.stringify(tool)} are not an object`
+    return isObject(value) ? value : `the JSON arguments of ${quoteText(tool)} are not an object`
   }
   const args: JsonObject = {}
   let rest = body
   while (rest.trim() !== '') {
     const parameter = DSML_PARAMETER.exec(rest)
-    if (!parameter) return `in ${JSON.stringify(tool)}: expected a parameter element, found ${JSON.stringify(rest.trim().slice(0, 40))}`
+    if (!parameter) return `in ${quoteText(tool)}: expected a parameter element, found ${quoteText(rest.trim().slice(0, 40))}`
     const [whole, name, isString, raw] = parameter as unknown as [string, string, string | undefined, string]
     if (isString === 'true') args[name] = raw
     else {
       try {
         args[name] = JSON.parse(raw) as JsonValue
       } catch {
-        if (isString === 'false') return `in ${JSON.stringify(tool)}: parameter ${JSON.stringify(name)} is marked string="false" but ${JSON.stringify(raw.slice(0, 40))} is not JSON`
+        if (isString === 'false') return `in ${quoteText(tool)}: parameter ${quoteText(name)} is marked string="false" but ${quoteText(raw.slice(0, 40))} is not JSON`
         args[name] = raw
       }
     }
@@ -182,11 +182,11 @@ function parseHermesBody(body: string): { name: string; arguments: JsonObject } 
   if (typeof value.name !== 'string' || value.name === '') return 'the body has no "name" string'
   let args: JsonValue | undefined = value.arguments ?? value.parameters
   if (typeof args === 'string') {
-    if (classifyArguments(args) !== 'complete') return `the "arguments" string of ${JSON.stringify(value.name)} is not complete JSON`
+    if (classifyArguments(args) !== 'complete') return `the "arguments" string of ${quoteText(value.name)} is not complete JSON`
     args = JSON.parse(args) as JsonValue
   }
   if (args === undefined || args === null) args = {}
-  if (!isObject(args)) return `the "arguments" of ${JSON.stringify(value.name)} are not an object`
+  if (!isObject(args)) return `the "arguments" of ${quoteText(value.name)} are not an object`
   return { name: value.name, arguments: args }
 }
 

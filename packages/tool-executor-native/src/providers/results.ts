@@ -2,7 +2,7 @@
  * Shared helpers of the result-message builders: pairing results with calls one to one (by
  * `callId`, in call order) and flattening a result's content and contexts.
  */
-import type { ContentBlock, ImageBlock, RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
+import { quoteText, type ContentBlock, type ImageBlock, type RawToolCall, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { ResultPairingError } from './types'
 
 /** A call with its result. */
@@ -26,11 +26,11 @@ export function pairResults(calls: readonly RawToolCall[], results: readonly Too
   }
   const paired = calls.map((call) => {
     const result = byId.get(call.callId)?.shift()
-    if (!result) throw new ResultPairingError(`no result for call ${JSON.stringify(call.callId)} (${call.name}); every call needs exactly one result`, call.callId)
+    if (!result) throw new ResultPairingError(`no result for call ${quoteText(call.callId)} (${call.name}); every call needs exactly one result`, call.callId)
     return { call, result }
   })
   for (const [callId, rest] of byId) {
-    if (rest.length > 0) throw new ResultPairingError(`result for call ${JSON.stringify(callId)} matches no call in the batch`, callId)
+    if (rest.length > 0) throw new ResultPairingError(`result for call ${quoteText(callId)} matches no call in the batch`, callId)
   }
   return paired
 }

@@ -4,7 +4,7 @@
  * text accumulated raw and decoded once by the pipeline (bug case B16).
  * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { finalizeCalls, finishFromTable, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire } from './wire'
@@ -162,7 +162,7 @@ export class OpenAIChatStreamAccumulator {
     if (typeof fragment.id === 'string' && fragment.id !== '') {
       for (const [key, entry] of this.#calls) if (entry.id === fragment.id) return key
       const key = -1 - this.#calls.size
-      this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: `fragment without index; keyed by id ${JSON.stringify(fragment.id)}` })
+      this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: `fragment without index; keyed by id ${quoteText(fragment.id)}` })
       return key
     }
     this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: 'fragment without index or id; appended to the most recent call' })
