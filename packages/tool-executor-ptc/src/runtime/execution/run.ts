@@ -42,7 +42,7 @@ export class Execution {
   private deliverFn: QuickJSHandle | undefined
   private refuseFn: QuickJSHandle | undefined
   private afterJobsFn: QuickJSHandle | undefined
-  /** `deliver` and `afterJobs` through the C interface (`raw-calls.ts`); `undefined`: the public API. */
+  /** `deliver`, `afterJobs`, the jobs and the main promise's state through the C interface (`raw-calls.ts`); `undefined`: the public API. */
   private raw: RawCalls | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
@@ -246,15 +246,16 @@ export class Execution {
     if (rt === undefined || ctx === undefined) return
     // A successful executePendingJobs(-1) ran every job, including those it queued.
     while (this.failure === undefined && rt.hasPendingJob()) {
-      const executed = rt.executePendingJobs(-1)
-      if (executed.error === undefined) break
-      const text = this.failure === undefined ? this.describe(executed.error) : ''
-      executed.error.dispose()
+      const error = this.raw !== undefined ? this.raw.runJobs() : rt.executePendingJobs(-1).error
+      if (error === undefined) break
+      const text = this.failure === undefined ? this.describe(error) : ''
+      error.dispose()
       if (this.failure === undefined) this.failWith(text)
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
-    const state = ctx.getPromiseState(this.mainPromise)
-    if (state.type === 'pending') {
+    // The program still running is the common case: asked through the C interface when it is there.
+    const state = this.raw?.isPending(this.mainPromise) === true ? undefined : ctx.getPromiseState(this.mainPromise)
+    if (state === undefined || state.type === 'pending') {
       // The calls the program queued in this entry (those of an entry that ended it are dropped).
       this.takeCalls()
       // Nothing in the engine can run again unless a host call settles: with none in flight and
