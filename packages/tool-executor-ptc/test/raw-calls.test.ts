@@ -1,7 +1,8 @@
 /**
- * The engine's two per-sub-call calls into the sandbox through quickjs-emscripten's C interface
- * (`raw-calls.ts`): same results and exceptions as the public API, texts exact whatever they
- * hold, nothing left allocated, and the public API kept when the internals are not there.
+ * The engine's per-sub-call calls into the sandbox through quickjs-emscripten's C interface
+ * (`raw-calls.ts`): same results and exceptions as the public API (calls, pending jobs, a
+ * promise's state), texts exact whatever they hold, nothing left allocated, and the public API
+ * kept when the internals are not there.
  */
 import { getQuickJS, type QuickJSContext, type QuickJSHandle } from 'quickjs-emscripten'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -72,17 +73,72 @@ describe('rawCalls', () => {
       return counts
     }
     // One round first, so caches the calls fill once (atoms, shapes) are in the baseline.
-    raw?.callIdText(fn, 0, 'reply 0')
-    raw?.callForText(fn)
-    const before = usage()
-    for (let i = 1; i <= 2_000; i++) {
+    const pending = ctx.unwrapResult(ctx.evalCode('new Promise(() => {})'))
+    const round = (i: number): void => {
       raw?.callIdText(fn, i, `reply ${i}`)
       raw?.callForText(fn)
+      ctx.unwrapResult(ctx.evalCode('Promise.resolve().then(() => 1)')).dispose()
+      raw?.runJobs()
+      raw?.runJobs()
+      raw?.isPending(pending)
     }
+    round(0)
+    const before = usage()
+    for (let i = 1; i <= 2_000; i++) round(i)
     const after = usage()
     expect({ obj: after.obj_count, str: after.str_count, malloc: after.malloc_count }).toEqual({ obj: before.obj_count, str: before.str_count, malloc: before.malloc_count })
+    pending.dispose()
     raw?.dispose()
     fn.dispose()
+  })
+
+  it('runs the pending jobs as executePendingJobs(-1) does: undefined when they ran, also when one was interrupted', async () => {
+    const { ctx } = await setup('(function () {})')
+    const raw = rawCalls(ctx)
+    ctx.unwrapResult(ctx.evalCode('globalThis.order = []; Promise.resolve(1).then((x) => { order.push(x); return 2 }).then((y) => order.push(y))')).dispose()
+    expect(ctx.runtime.hasPendingJob()).toBe(true)
+    expect(raw?.runJobs()).toBeUndefined()
+    expect(ctx.runtime.hasPendingJob()).toBe(false)
+    const order = ctx.unwrapResult(ctx.evalCode('order'))
+    expect(ctx.dump(order)).toEqual([1, 2])
+    order.dispose()
+    expect(raw?.runJobs()).toBeUndefined()
+    // A job stopped by the interrupt handler: its promise rejects and the jobs still count as
+    // run, through both.
+    const interrupted = (run: () => QuickJSHandle | undefined): unknown => {
+      ctx.unwrapResult(ctx.evalCode('globalThis.stopped = Promise.resolve().then(() => { for (;;) {} }).catch((e) => String(e))')).dispose()
+      ctx.runtime.setInterruptHandler(() => true)
+      const error = run()
+      ctx.runtime.removeInterruptHandler()
+      ctx.runtime.executePendingJobs(-1)
+      const stopped = ctx.unwrapResult(ctx.evalCode('stopped'))
+      const state = ctx.getPromiseState(stopped)
+      const value = state.type === 'fulfilled' ? ctx.dump(state.value) : state.type
+      if (state.type === 'fulfilled') state.value.dispose()
+      stopped.dispose()
+      error?.dispose()
+      return { error: error === undefined ? undefined : 'error', value }
+    }
+    const viaRaw = interrupted(() => raw?.runJobs())
+    expect(viaRaw).toEqual({ error: undefined, value: 'InternalError: interrupted' })
+    expect(viaRaw).toEqual(interrupted(() => ctx.runtime.executePendingJobs(-1).error))
+    raw?.dispose()
+  })
+
+  it('tells a pending promise as getPromiseState does', async () => {
+    const { ctx } = await setup('(function () {})')
+    const raw = rawCalls(ctx)
+    for (const source of ['new Promise(() => {})', 'Promise.resolve(1)', 'Promise.reject(new Error("x")).catch(() => 0) && Promise.reject(2)', '({ then() {} })', '5']) {
+      const value = ctx.unwrapResult(ctx.evalCode(source))
+      const state = ctx.getPromiseState(value)
+      expect(raw?.isPending(value)).toBe(state.type === 'pending')
+      if (state.type === 'fulfilled' && state.value !== value) state.value.dispose()
+      if (state.type === 'rejected') state.error.dispose()
+      value.dispose()
+    }
+    ctx.unwrapResult(ctx.evalCode('0')).dispose()
+    ctx.runtime.executePendingJobs(-1)
+    raw?.dispose()
   })
 
   it('is undefined for a context without the expected internals', () => {

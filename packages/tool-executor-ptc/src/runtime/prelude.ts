@@ -2,7 +2,8 @@
  * The guest-side prelude evaluated in every fresh QuickJS context before the program.
  *
  * It evaluates to a function `(hostPrint, names, config) => api` that installs the program's
- * globals — `tools`, `console`, `ToolCallError` — and returns the helpers the host uses
+ * globals — `tools`, `console`, `ToolCallError`, and `__async` when asked (esbuild's helper for
+ * the program's lowered `async` functions, see `async-helper.ts`) — and returns the helpers the host uses
  * afterwards (`serialize`, `describe`, …). The host function itself is only reachable
  * through closures, never as globals. Intrinsics are captured before the program runs, so a
  * program that overwrites `JSON` or `Object.keys` only changes its own output, never what the
@@ -21,7 +22,8 @@
  *   `api.refuse(id, rejection)` (`{ kind: 'tool' | 'limit' | 'invalid', toolName, message }`).
  * - `hostPrint(line)` records one printed line.
  * - `names` alternates tool names and their accessors (`tools.a`, `tools["a.b"]`).
- * - `config = { valueBytes, outputBytes, messageChars, maxSubCalls }`.
+ * - `config = { valueBytes, outputBytes, messageChars, maxSubCalls, asyncHelper }`; `asyncHelper`
+ *   is `true` when the program's own `__async` was dropped and the prelude must define it.
  * - `api.serialize(value)` returns the JSON text of a return value, `undefined` for
  *   `undefined`, or the text's length (a number) when it exceeds `outputBytes` characters; it
  *   throws `TypeError` for a value that is not JSON.
@@ -229,13 +231,44 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     derived = apply(nativeThen, p, [wrapFulfilled, wrapRejected]);
     return derived;
   }
-  defineProperty(promiseProto, 'then', {
-    value: { then: function (onFulfilled, onRejected) {
-      if (isObjectLike(this)) markHandled(this);
-      return thenTracked(this, onFulfilled, onRejected);
-    } }.then,
-    writable: true, configurable: true, enumerable: false,
-  });
+  var trackedThen = { then: function (onFulfilled, onRejected) {
+    if (isObjectLike(this)) markHandled(this);
+    return thenTracked(this, onFulfilled, onRejected);
+  } }.then;
+  defineProperty(promiseProto, 'then', { value: trackedThen, writable: true, configurable: true, enumerable: false });
+  // esbuild's __async helper (async functions lowered to generators; the program's copy is
+  // dropped, see async-helper.ts), with the same steps and global lookups (Promise is the global
+  // binding at call time, as in the program), except that an await on a promise whose then() is
+  // trackedThen marks it handled and attaches the callbacks with the intrinsic then(): they never
+  // throw (they reject the function's own promise), so the promise then() derives, which nothing
+  // holds, needs no tracking. Installed as a global only when config.asyncHelper is true (the
+  // program's copy was dropped), with the attributes of the script-level var it replaces.
+  function awaitThen(p, onFulfilled, onRejected) {
+    var then = p.then;
+    if (then !== trackedThen) return apply(then, p, [onFulfilled, onRejected]);
+    if (isObjectLike(p)) markHandled(p);
+    return apply(nativeThen, p, [onFulfilled, onRejected]);
+  }
+  var asyncHelper = (__this, __arguments, generator) => {
+    return new Promise((resolve, reject) => {
+      var fulfilled = (value) => {
+        try {
+          step(generator.next(value));
+        } catch (e) {
+          reject(e);
+        }
+      };
+      var rejected = (value) => {
+        try {
+          step(generator.throw(value));
+        } catch (e) {
+          reject(e);
+        }
+      };
+      var step = (x) => x.done ? resolve(x.value) : awaitThen(Promise.resolve(x.value), fulfilled, rejected);
+      step((generator = generator.apply(__this, __arguments)).next());
+    });
+  };
   var rejectWith = NativePromise.reject;
   function rejected(error) {
     return apply(rejectWith, TrackedPromise, [error]);
@@ -436,6 +469,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   defineProperty(G, 'console', { value: consoleObject, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'ToolCallError', { value: ToolCallError, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'Promise', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
+  if (config.asyncHelper === true) defineProperty(G, '__async', { value: asyncHelper, writable: true, configurable: false, enumerable: true });
 
   return freeze({
     serialize: function (value) {

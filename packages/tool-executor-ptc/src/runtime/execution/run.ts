@@ -7,6 +7,7 @@
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
 import { renderValue } from '../../render'
+import { dropAsyncHelper } from '../async-helper'
 import { accessor, clip, type GuestRejection, type HostLink, type HostReply } from '../host-call'
 import { parseQueuedCalls } from '../call-queue'
 import { rawCalls, type RawCalls } from '../raw-calls'
@@ -33,6 +34,8 @@ type Settlement = HostReply & { readonly id: number }
 export class Execution {
   private readonly a: ExecutionArgs
   private readonly host: HostLink
+  /** The program as evaluated: `a.code` without esbuild's `__async` when the prelude defines it (`async-helper.ts`). */
+  private code: string
   private rt: QuickJSRuntime | undefined
   private ctx: QuickJSContext | undefined
   private readonly handles: QuickJSHandle[] = []
@@ -42,7 +45,7 @@ export class Execution {
   private deliverFn: QuickJSHandle | undefined
   private refuseFn: QuickJSHandle | undefined
   private afterJobsFn: QuickJSHandle | undefined
-  /** `deliver` and `afterJobs` through the C interface (`raw-calls.ts`); `undefined`: the public API. */
+  /** `deliver`, `afterJobs`, the jobs and the main promise's state through the C interface (`raw-calls.ts`); `undefined`: the public API. */
   private raw: RawCalls | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
@@ -73,6 +76,7 @@ export class Execution {
   constructor(args: ExecutionArgs) {
     this.a = args
     this.host = args.host
+    this.code = args.code
     this.wallDeadline = performance.now() + args.limits.wallMs
     this.growFailuresAtStart = args.entry.growFailures()
   }
@@ -111,6 +115,7 @@ export class Execution {
     const limits = this.a.limits
     // A runtime and context with the prelude evaluated, made while the instance was idle (or now).
     const { rt, ctx, preludeFn: evaluated } = takeContext(this.a.entry, this.a.prelude)
+    this.code = dropAsyncHelper(this.a.code)
     this.rt = rt
     this.ctx = ctx
     const preludeFn = this.keep(evaluated)
@@ -137,6 +142,8 @@ export class Execution {
       ctx.setProp(config, key, h)
       h.dispose()
     }
+    // The program's copy of esbuild's `__async` is dropped when the prelude can define it (async-helper.ts).
+    ctx.setProp(config, 'asyncHelper', this.code === this.a.code ? ctx.false : ctx.true)
     const api = this.keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
     this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
     this.describeFn = this.keep(ctx.getProp(api, 'describe'))
@@ -149,7 +156,7 @@ export class Execution {
 
   private startProgram(): void {
     const ctx = this.ctx as QuickJSContext
-    const compiled = ctx.evalCode(this.a.code, 'program.js')
+    const compiled = ctx.evalCode(this.code, 'program.js')
     if (compiled.error !== undefined) {
       this.failWith(this.describe(compiled.error))
       compiled.error.dispose()
@@ -246,15 +253,16 @@ export class Execution {
     if (rt === undefined || ctx === undefined) return
     // A successful executePendingJobs(-1) ran every job, including those it queued.
     while (this.failure === undefined && rt.hasPendingJob()) {
-      const executed = rt.executePendingJobs(-1)
-      if (executed.error === undefined) break
-      const text = this.failure === undefined ? this.describe(executed.error) : ''
-      executed.error.dispose()
+      const error = this.raw !== undefined ? this.raw.runJobs() : rt.executePendingJobs(-1).error
+      if (error === undefined) break
+      const text = this.failure === undefined ? this.describe(error) : ''
+      error.dispose()
       if (this.failure === undefined) this.failWith(text)
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
-    const state = ctx.getPromiseState(this.mainPromise)
-    if (state.type === 'pending') {
+    // The program still running is the common case: asked through the C interface when it is there.
+    const state = this.raw?.isPending(this.mainPromise) === true ? undefined : ctx.getPromiseState(this.mainPromise)
+    if (state === undefined || state.type === 'pending') {
       // The calls the program queued in this entry (those of an entry that ended it are dropped).
       this.takeCalls()
       // Nothing in the engine can run again unless a host call settles: with none in flight and
