@@ -75,13 +75,29 @@ function validatorForKey(key: string, schema: unknown): Validator {
   return validator
 }
 
+/** The compiled function behind each lazily compiling validator, once its first call compiled it. */
+const compiledOf = new WeakMap<Validator, Validator>()
+
 function createValidator(schema: unknown): Validator {
   counters.validators++
   let compiled: Validator | undefined
-  return (value: unknown) => {
-    compiled ??= compile(schema)
+  const validator = (value: unknown): readonly ValidationIssue[] => {
+    if (compiled === undefined) {
+      compiled = compile(schema)
+      compiledOf.set(validator, compiled)
+    }
     return compiled(value)
   }
+  return validator
+}
+
+/**
+ * The function a validator of {@link getValidator} calls once it has compiled (same answers,
+ * without the lazy wrapper's call), or `undefined` before its first call. Internal: a per-call
+ * caller that keeps a validator (`FoundTool`) swaps it in after the first validation.
+ */
+export function compiledValidator(validator: Validator): Validator | undefined {
+  return compiledOf.get(validator)
 }
 
 function compile(schema: unknown): Validator {
