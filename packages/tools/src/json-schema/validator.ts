@@ -1,7 +1,8 @@
 /**
  * `getValidator` and its cache: validators cached by schema identity and by structure, compiled
  * lazily with ajv on first use, a validator that reports the compile failure for a schema ajv
- * rejects, and the cache counters (`validatorCacheStats`).
+ * rejects, the cache counters (`validatorCacheStats`), and the compiled function behind a
+ * validator once it has compiled (`compiledValidator`, internal: `FoundTool` calls it directly).
  */
 import type AjvCore from 'ajv/dist/core.js'
 import type { ValidateFunction } from 'ajv'
