@@ -176,6 +176,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     batchId: options.batchId,
     admit: options.admit,
     local: options.local,
+    lastName: undefined,
+    lastFound: undefined,
   }
   const pool = new Pool(max, admitted)
   // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one

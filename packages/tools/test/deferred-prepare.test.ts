@@ -207,3 +207,39 @@ describe('an abort during submission', () => {
     expect(trace.filter((t) => t.startsWith('check:')).sort()).toEqual(['check:-3', 'check:1', 'check:2'])
   })
 })
+
+describe('lookups during submission', () => {
+  // The runner reuses its last lookup for the next call of the same name only while the
+  // registry's version is unchanged and the tool set undisposed: a change made while the batch
+  // is being submitted (here by the session log's append of the first call) is seen by the
+  // later calls of the same name.
+  test('a registration disposed after the first call was logged: the later calls of its name are UNKNOWN_TOOL', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    const dispose = h.ctx.tools.register(checked(trace, false))
+    const log = {
+      append(event: { readonly type: string; readonly callId: string }): void {
+        if (event.type === 'tool/call' && event.callId === 'c1') dispose()
+      },
+    }
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: 3 }, 'c3')], { log })
+    // Without a tool set, the tool c1 was looked up as stays its own.
+    expect(codes(results)).toEqual(['ok', 'UNKNOWN_TOOL', 'UNKNOWN_TOOL'])
+    expect(trace.filter((t) => t.startsWith('body:'))).toEqual(['body:c1'])
+  })
+
+  test('a tool set disposed after the first call was logged: every call of the batch is UNKNOWN_TOOL, no body runs', async () => {
+    h = await createHarness()
+    const trace: string[] = []
+    h.ctx.tools.register(checked(trace, false))
+    const toolSet = await h.tools.resolve()
+    const log = {
+      append(event: { readonly type: string; readonly callId: string }): void {
+        if (event.type === 'tool/call' && event.callId === 'c1') toolSet.dispose()
+      },
+    }
+    const results = await h.execute([call('work', { n: 1 }, 'c1'), call('work', { n: 2 }, 'c2'), call('work', { n: 3 }, 'c3')], { log, toolSet })
+    expect(codes(results)).toEqual(['UNKNOWN_TOOL', 'UNKNOWN_TOOL', 'UNKNOWN_TOOL'])
+    expect(trace.filter((t) => t.startsWith('body:'))).toEqual([])
+  })
+})

@@ -1,7 +1,8 @@
 /**
  * `getValidator` and its cache: validators cached by schema identity and by structure, compiled
  * lazily with ajv on first use, a validator that reports the compile failure for a schema ajv
- * rejects, and the cache counters (`validatorCacheStats`).
+ * rejects, the cache counters (`validatorCacheStats`), and the compiled function behind a
+ * validator once it has compiled (`compiledValidator`, internal: `FoundTool` calls it directly).
  */
 import type AjvCore from 'ajv/dist/core.js'
 import type { ValidateFunction } from 'ajv'
@@ -75,13 +76,29 @@ function validatorForKey(key: string, schema: unknown): Validator {
   return validator
 }
 
+/** The compiled function behind each lazily compiling validator, once its first call compiled it. */
+const compiledOf = new WeakMap<Validator, Validator>()
+
 function createValidator(schema: unknown): Validator {
   counters.validators++
   let compiled: Validator | undefined
-  return (value: unknown) => {
-    compiled ??= compile(schema)
+  const validator = (value: unknown): readonly ValidationIssue[] => {
+    if (compiled === undefined) {
+      compiled = compile(schema)
+      compiledOf.set(validator, compiled)
+    }
     return compiled(value)
   }
+  return validator
+}
+
+/**
+ * The function a validator of {@link getValidator} calls once it has compiled (same answers,
+ * without the lazy wrapper's call), or `undefined` before its first call. Internal: a per-call
+ * caller that keeps a validator (`FoundTool`) swaps it in after the first validation.
+ */
+export function compiledValidator(validator: Validator): Validator | undefined {
+  return compiledOf.get(validator)
 }
 
 function compile(schema: unknown): Validator {

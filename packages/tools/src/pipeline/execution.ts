@@ -21,14 +21,10 @@ export class Execution implements ToolExecution {
   readonly #arguments: Readonly<JsonObject>
   readonly #rawArguments: string | JsonValue
   readonly #definition: AnyToolDefinition
-  readonly #scope: Scope
-  readonly #agent: Agent | undefined
-  readonly #log: SessionLog | undefined
-  readonly #parent: ToolExecution | undefined
-  readonly #batchId: string | undefined
   #signal: AbortSignal
   /** Created on first read: most calls never need one (a `Symbol()` per call costs ~5 % of a trivial call). */
   #token: symbol | undefined
+  /** The runner's context: `scope`, `agent`, `log`, `parent` and `batchId` are read from it (the same for every call of the runner; fewer fields to set per call). */
   readonly #run: RunContext
   /** Created on the first delivered report; `null` once closed. */
   #progress: ProgressChannel | null | undefined
@@ -45,11 +41,6 @@ export class Execution implements ToolExecution {
     this.#arguments = args
     this.#rawArguments = call.arguments
     this.#definition = definition
-    this.#scope = run.scope
-    this.#agent = run.agent
-    this.#log = run.log
-    this.#parent = run.parent
-    this.#batchId = run.batchId
     this.#signal = run.signal
     this.#token = undefined
     this.#run = run
@@ -86,31 +77,31 @@ export class Execution implements ToolExecution {
     this.#readOnly('definition')
   }
   get scope(): Scope {
-    return this.#scope
+    return this.#run.scope
   }
   set scope(_: Scope) {
     this.#readOnly('scope')
   }
   get agent(): Agent | undefined {
-    return this.#agent
+    return this.#run.agent
   }
   set agent(_: Agent | undefined) {
     this.#readOnly('agent')
   }
   get log(): SessionLog | undefined {
-    return this.#log
+    return this.#run.log
   }
   set log(_: SessionLog | undefined) {
     this.#readOnly('log')
   }
   get parent(): ToolExecution | undefined {
-    return this.#parent
+    return this.#run.parent
   }
   set parent(_: ToolExecution | undefined) {
     this.#readOnly('parent')
   }
   get batchId(): string | undefined {
-    return this.#batchId
+    return this.#run.batchId
   }
   set batchId(_: string | undefined) {
     this.#readOnly('batchId')

@@ -62,7 +62,8 @@ function decide(state: CallState, run: RunContext, raw: unknown): void | Promise
     return
   }
   if (decision.type === 'ask') return ask(state, run, decision.reason)
-  guard(state, run)
+  // Without guards there is nothing to run and the signal was just read.
+  if (run.hooks.guards.length > 0) guard(state, run)
 }
 
 /** What is wrong with an approval service's answer (`undefined`: a well-formed `approve` or `reject`). */

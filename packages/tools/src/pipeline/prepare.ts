@@ -78,10 +78,27 @@ function isTruncation(parseError: string, raw: string): boolean {
 export function lookUp(call: RawToolCall, problem: string | undefined, index: number, run: RunContext): FoundTool | Draft {
   if (problem !== undefined) return fail('INVALID_ARGS', messages.malformedCall(index, problem))
   const localDefinition = run.local?.(call.name)
-  const found = localDefinition !== undefined ? new FoundTool(localDefinition, localDefinition.parameters) : run.host.lookup(call.name, run.scope, run.toolSet)
+  const found = localDefinition !== undefined ? new FoundTool(localDefinition, localDefinition.parameters) : lookUpInRegistry(call.name, run)
   const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
   if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
   if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
+  return found
+}
+
+/**
+ * `run.host.lookup` for the runner's scope and tool set, reusing the runner's last answer for the
+ * same name while nothing it depends on changed: the registry's version (every registration,
+ * disposal and restriction bumps it) and the set (until it is disposed). Only a found tool is kept.
+ */
+function lookUpInRegistry(name: string, run: RunContext): FoundTool | { readonly available: readonly string[] } {
+  const set = run.toolSet
+  const current = run.host.version === run.version && (set === undefined || !set.disposed)
+  if (current && name === run.lastName) return run.lastFound!
+  const found = run.host.lookup(name, run.scope, set)
+  if (current && 'definition' in found) {
+    run.lastName = name
+    run.lastFound = found
+  }
   return found
 }
 

@@ -66,6 +66,13 @@ export interface RunContext {
   readonly batchId: string | undefined
   readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
+  /**
+   * The last registry lookup that found a tool (`lookUp`): the name asked for and the answer.
+   * The lookup is pure while the registry keeps {@link version} and the tool set is not disposed,
+   * so the next call of the same name (the common batch) reuses it instead of asking the registry.
+   */
+  lastName: string | undefined
+  lastFound: FoundTool | undefined
 }
 
 /** A failure before an execution view existed, or at any later stage. */
