@@ -12,8 +12,9 @@ import type { RunContext } from './types'
 
 /**
  * The execution view. `signal` is writable only while the `tools/execute` stage runs; the call's
- * identity and arguments are read-only at run time too (accessors whose setters throw), so no
- * listener can make the body run something other than what was validated and logged.
+ * identity and arguments are read-only at run time too (accessors whose setters throw, see
+ * {@link READ_ONLY_FIELDS}), so no listener can make the body run something other than what was
+ * validated and logged.
  */
 export class Execution implements ToolExecution {
   readonly #callId: string
@@ -49,67 +50,32 @@ export class Execution implements ToolExecution {
   get callId(): string {
     return this.#callId
   }
-  set callId(_: string) {
-    this.#readOnly('callId')
-  }
   get name(): string {
     return this.#name
-  }
-  set name(_: string) {
-    this.#readOnly('name')
   }
   get arguments(): Readonly<JsonObject> {
     return this.#arguments
   }
-  set arguments(_: Readonly<JsonObject>) {
-    this.#readOnly('arguments')
-  }
   get rawArguments(): string | JsonValue {
     return this.#rawArguments
-  }
-  set rawArguments(_: string | JsonValue) {
-    this.#readOnly('rawArguments')
   }
   get definition(): AnyToolDefinition {
     return this.#definition
   }
-  set definition(_: AnyToolDefinition) {
-    this.#readOnly('definition')
-  }
   get scope(): Scope {
     return this.#run.scope
-  }
-  set scope(_: Scope) {
-    this.#readOnly('scope')
   }
   get agent(): Agent | undefined {
     return this.#run.agent
   }
-  set agent(_: Agent | undefined) {
-    this.#readOnly('agent')
-  }
   get log(): SessionLog | undefined {
     return this.#run.log
-  }
-  set log(_: SessionLog | undefined) {
-    this.#readOnly('log')
   }
   get parent(): ToolExecution | undefined {
     return this.#run.parent
   }
-  set parent(_: ToolExecution | undefined) {
-    this.#readOnly('parent')
-  }
   get batchId(): string | undefined {
     return this.#run.batchId
-  }
-  set batchId(_: string | undefined) {
-    this.#readOnly('batchId')
-  }
-
-  /** A listener tried to replace a read-only field: the listener fails (pre-execute fails closed, a wrapper fails the call). */
-  #readOnly(field: string): never {
-    throw readOnlyField(field, this.#name)
   }
 
   get token(): symbol {
@@ -161,9 +127,27 @@ export class Execution implements ToolExecution {
   }
 }
 
-/** The error of assigning a read-only field of an execution view. */
-function readOnlyField(field: string, name: string): TypeError {
-  return new TypeError(`exec.${field} of "${name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
+/** The fields of an execution view that no listener, wrapper or body may replace. */
+const READ_ONLY_FIELDS = ['callId', 'name', 'arguments', 'rawArguments', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId'] as const
+
+/**
+ * Gives each of {@link READ_ONLY_FIELDS} on `proto` (a class that declares their getters) a setter
+ * that throws a `TypeError` naming the field and the tool: the listener that assigns one fails
+ * (pre-execute fails closed, a wrapper fails the call) instead of the assignment being ignored.
+ */
+function throwOnAssignment(proto: ToolExecution): void {
+  for (const field of READ_ONLY_FIELDS) {
+    const get = Object.getOwnPropertyDescriptor(proto, field)?.get
+    if (get === undefined) throw new Error(`execution view without a getter for ${field}`)
+    Object.defineProperty(proto, field, {
+      get,
+      set(this: ToolExecution) {
+        throw new TypeError(`exec.${field} of "${this.name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
+      },
+      enumerable: false,
+      configurable: true,
+    })
+  }
 }
 
 /** The error of assigning `exec.signal` outside a `tools/execute` wrapper. */
@@ -189,65 +173,35 @@ export class SignalView implements ToolExecution {
   get callId(): string {
     return this.#exec.callId
   }
-  set callId(_: string) {
-    throw readOnlyField('callId', this.#exec.name)
-  }
   get token(): symbol {
     return this.#exec.token
   }
   get name(): string {
     return this.#exec.name
   }
-  set name(_: string) {
-    throw readOnlyField('name', this.#exec.name)
-  }
   get arguments(): Readonly<JsonObject> {
     return this.#exec.arguments
-  }
-  set arguments(_: Readonly<JsonObject>) {
-    throw readOnlyField('arguments', this.#exec.name)
   }
   get rawArguments(): string | JsonValue {
     return this.#exec.rawArguments
   }
-  set rawArguments(_: string | JsonValue) {
-    throw readOnlyField('rawArguments', this.#exec.name)
-  }
   get definition(): AnyToolDefinition {
     return this.#exec.definition
-  }
-  set definition(_: AnyToolDefinition) {
-    throw readOnlyField('definition', this.#exec.name)
   }
   get scope(): Scope {
     return this.#exec.scope
   }
-  set scope(_: Scope) {
-    throw readOnlyField('scope', this.#exec.name)
-  }
   get agent(): Agent | undefined {
     return this.#exec.agent
-  }
-  set agent(_: Agent | undefined) {
-    throw readOnlyField('agent', this.#exec.name)
   }
   get log(): SessionLog | undefined {
     return this.#exec.log
   }
-  set log(_: SessionLog | undefined) {
-    throw readOnlyField('log', this.#exec.name)
-  }
   get parent(): ToolExecution | undefined {
     return this.#exec.parent
   }
-  set parent(_: ToolExecution | undefined) {
-    throw readOnlyField('parent', this.#exec.name)
-  }
   get batchId(): string | undefined {
     return this.#exec.batchId
-  }
-  set batchId(_: string | undefined) {
-    throw readOnlyField('batchId', this.#exec.name)
   }
   get signal(): AbortSignal {
     return this.#signal
@@ -268,3 +222,6 @@ export class SignalView implements ToolExecution {
     this.#exec.annotate(key, value)
   }
 }
+
+throwOnAssignment(Execution.prototype)
+throwOnAssignment(SignalView.prototype)
