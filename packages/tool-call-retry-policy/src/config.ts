@@ -2,7 +2,7 @@
  * Configuration of the retry policy: how many attempts, the backoff curve, its jitter, which
  * tools may be repeated and which failures are transient.
  */
-import { MAX_TIMER_MS, unknownOption, type AnyToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, showConfigValue, unknownOption, type AnyToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { isRepeatable, isTransient } from './classify'
 
 /** How the backoff delay is randomised (AWS Architecture Blog, "Exponential Backoff And Jitter"). */
@@ -131,10 +131,10 @@ export function resolveRetryPolicyConfig(config: RetryPolicyConfig | null = {}):
   if (unknown !== undefined) throw new RetryPolicyConfigError(unknown.pointer, unknown.detail)
   const maxAttempts = config.maxAttempts ?? 3
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1 || maxAttempts > 100) {
-    throw new RetryPolicyConfigError('/maxAttempts', `must be an integer from 1 to 100, got ${String(maxAttempts)}`)
+    throw new RetryPolicyConfigError('/maxAttempts', `must be an integer from 1 to 100, got ${showConfigValue(maxAttempts)}`)
   }
   const jitter = config.jitter ?? 'full'
-  if (jitter !== 'full' && jitter !== 'equal' && jitter !== 'none') throw new RetryPolicyConfigError('/jitter', `must be "full", "equal" or "none", got ${JSON.stringify(jitter)}`)
+  if (jitter !== 'full' && jitter !== 'equal' && jitter !== 'none') throw new RetryPolicyConfigError('/jitter', `must be "full", "equal" or "none", got ${showConfigValue(jitter)}`)
   const initialDelayMs = number(config, 'initialDelayMs', 200, 0, MAX_TIMER_MS)
   const maxDelayMs = number(config, 'maxDelayMs', 5_000, 0, MAX_TIMER_MS)
   if (maxDelayMs < initialDelayMs) throw new RetryPolicyConfigError('/maxDelayMs', `must be at least initialDelayMs (${initialDelayMs}), got ${maxDelayMs}`)

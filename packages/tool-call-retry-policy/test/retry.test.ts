@@ -254,6 +254,9 @@ describe('backoff and config', () => {
 
   test('bad fields are RetryPolicyConfigErrors naming the field, also at plugin start', async () => {
     expect(() => resolveRetryPolicyConfig({ maxAttempts: 0 })).toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got 0')
+    // A string is quoted, so "3" does not read as the number 3 (showConfigValue, like every config message).
+    expect(() => resolveRetryPolicyConfig({ maxAttempts: '3' as never })).toThrow('retry policy config: /maxAttempts must be an integer from 1 to 100, got "3"')
+    expect(() => resolveRetryPolicyConfig({ jitter: (() => 'full') as never })).toThrow('retry policy config: /jitter must be "full", "equal" or "none", got a function')
     expect(() => resolveRetryPolicyConfig({ jitter: 'some' as never })).toThrow('retry policy config: /jitter must be "full", "equal" or "none", got "some"')
     expect(() => resolveRetryPolicyConfig({ initialDelayMs: 500, maxDelayMs: 100 })).toThrow('retry policy config: /maxDelayMs must be at least initialDelayMs (500), got 100')
     expect(() => resolveRetryPolicyConfig({ multiplier: 0.5 })).toThrow('retry policy config: /multiplier must be a number from 1 to 1000, got 0.5')

@@ -18,7 +18,7 @@
  * of one worker (`worker-host.ts`), a sub-call's host side (`host-call.ts`) and the memory
  * snapshot store (`snapshot.ts`).
  */
-import { checkConfigObject } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue } from '@deepseek-ai/dsh-tools'
 import { abortError, messageOf, runPreflight, type CodeLanguageFlavour, type CodeRuntime, type RunInput, type RunOutput } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { pythonFlavour } from './flavour'
 import { pythonToolNames } from './names'
@@ -86,9 +86,9 @@ export interface PythonCodeRuntime extends CodeRuntime {
 export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonCodeRuntime {
   checkConfigObject('python runtime options', options, OPTION_KEYS)
   const graceMs = options.graceMs ?? 200
-  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`graceMs must be a finite number of ms >= 0, got ${String(graceMs)}`)
+  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`graceMs must be a finite number of ms >= 0, got ${showConfigValue(graceMs)}`)
   const maxWorkers = options.maxWorkers ?? 1
-  if (!Number.isInteger(maxWorkers) || maxWorkers < 1 || maxWorkers > 64) throw new RangeError(`maxWorkers must be an integer from 1 to 64, got ${String(maxWorkers)}`)
+  if (!Number.isInteger(maxWorkers) || maxWorkers < 1 || maxWorkers > 64) throw new RangeError(`maxWorkers must be an integer from 1 to 64, got ${showConfigValue(maxWorkers)}`)
   const snapshots = new SnapshotStore(options.snapshotCache)
   const idle: PyWorker[] = []
   const starting = new Set<PyWorker>()

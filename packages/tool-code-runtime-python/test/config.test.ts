@@ -19,6 +19,12 @@ test('a typo or a non-object is a RangeError naming it', () => {
   expect(() => createPythonRuntime((() => 1) as never)).toThrow(new RangeError('python runtime options: must be an object, got a function'))
 })
 
+test('an invalid graceMs or maxWorkers is named with its value, a string quoted', () => {
+  expect(() => createPythonRuntime({ graceMs: '100' as never })).toThrow(new RangeError('graceMs must be a finite number of ms >= 0, got "100"'))
+  expect(() => createPythonRuntime({ maxWorkers: '2' as never })).toThrow(new RangeError('maxWorkers must be an integer from 1 to 64, got "2"'))
+  expect(() => createPythonRuntime({ maxWorkers: 65 })).toThrow(new RangeError('maxWorkers must be an integer from 1 to 64, got 65'))
+})
+
 test('every documented option is accepted; no options means the defaults', () => {
   const all: Required<PythonRuntimeOptions> = { graceMs: 100, maxWorkers: 2, snapshotCache: false }
   for (const options of [all, { snapshotCache: '/tmp/dsh-python-snapshots' }, {}, undefined]) {

@@ -4,7 +4,7 @@
  * order; `execute` runs the batch through the shared pipeline with the native concurrency
  * contract.
  */
-import { checkConfigObject, validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, validateMaxParallel, type ExecutorBatch, type ExecutorDescription, type DescribeInput, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { NATIVE_CONFIG_KEYS } from './config-keys'
 
 /** Configuration of the native executor. */
@@ -40,7 +40,7 @@ export function resolveNativeConfig(config: NativeExecutorConfig | null = {}): R
   checkConfigObject('native executor config', config, NATIVE_CONFIG_KEYS)
   const maxParallelCalls = validateMaxParallel(config.maxParallelCalls, 'maxParallelCalls')
   const onDispose = config.onDispose ?? 'drain'
-  if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${JSON.stringify(onDispose)}`)
+  if (onDispose !== 'drain' && onDispose !== 'cancel') throw new RangeError(`onDispose must be "drain" or "cancel", got ${showConfigValue(onDispose)}`)
   return Object.freeze({ maxParallelCalls, onDispose })
 }
 

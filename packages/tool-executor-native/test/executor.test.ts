@@ -17,6 +17,7 @@ describe('config', () => {
     expect(() => resolveNativeConfig({ maxParallelCalls: 0 })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got 0'))
     expect(() => resolveNativeConfig({ maxParallelCalls: 2.5 })).toThrow(new RangeError('maxParallelCalls must be an integer from 1 to 1000, got 2.5'))
     expect(() => resolveNativeConfig({ onDispose: 'abandon' as never })).toThrow(new RangeError('onDispose must be "drain" or "cancel", got "abandon"'))
+    expect(() => resolveNativeConfig({ onDispose: (() => 'drain') as never })).toThrow(new RangeError('onDispose must be "drain" or "cancel", got a function'))
   })
 
   test('a string is shown quoted, so "3" does not read as the number 3; a null config means the defaults, as for the registry', () => {

@@ -9,6 +9,7 @@ import {
   checkConfigObject,
   getValidator,
   MAX_TIMER_MS,
+  showConfigValue,
   ToolError,
   validateMaxParallel,
   type AnyToolDefinition,
@@ -138,9 +139,9 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   const maxParallelRuns = validateMaxParallel(config.maxParallelRuns ?? 1, 'maxParallelRuns')
   const limits = validateLimits(config.limits ?? {})
   if (config.timeoutMs !== undefined && (!Number.isFinite(config.timeoutMs) || config.timeoutMs <= 0 || config.timeoutMs > MAX_TIMER_MS)) {
-    throw new RangeError(`timeoutMs must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${String(config.timeoutMs)}`)
+    throw new RangeError(`timeoutMs must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${showConfigValue(config.timeoutMs)}`)
   }
-  if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${JSON.stringify(config.warmUp) ?? typeof config.warmUp}`)
+  if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${showConfigValue(config.warmUp)}`)
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
   const flavour = runtime.flavour ?? TYPESCRIPT_FLAVOUR

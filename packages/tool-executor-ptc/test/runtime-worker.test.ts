@@ -40,6 +40,8 @@ describe('thread worker', () => {
     expect(fresh.stats().thread).toBe('worker')
     expect(createQuickJsRuntime({ thread: 'main' }).stats().thread).toBe('main')
     expect(() => createQuickJsRuntime({ thread: 'other' as QuickJsThread })).toThrow(new RangeError('thread must be "worker" or "main", got "other"'))
+    expect(() => createQuickJsRuntime({ thread: {} as QuickJsThread })).toThrow(new RangeError('thread must be "worker" or "main", got an object'))
+    expect(() => createQuickJsRuntime({ watchdogGraceMs: '5' as never })).toThrow(new RangeError('watchdogGraceMs must be a finite number of ms >= 0, got "5"'))
   })
 
   it('keeps the host event loop running during while (true) {} (B20)', async () => {

@@ -25,4 +25,6 @@ test('warmUp() compiles the run_code argument validator, so the first run compil
 test('warmUp must be a boolean: anything else fails at once, naming the field', async () => {
   expect(() => createPtcExecutor({ warmUp: 'no' as never })).toThrow(new RangeError('warmUp must be a boolean, got "no"'))
   expect(() => createPtcExecutor({ warmUp: 0 as never })).toThrow(new RangeError('warmUp must be a boolean, got 0'))
+  expect(() => createPtcExecutor({ warmUp: {} as never })).toThrow(new RangeError('warmUp must be a boolean, got an object'))
+  expect(() => createPtcExecutor({ timeoutMs: '500' as never })).toThrow(new RangeError('timeoutMs must be a positive finite number of ms up to 2147483647, got "500"'))
 })

@@ -3,7 +3,7 @@
  */
 import type { Context } from 'cordis'
 import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import { typeLabel, unknownOption } from '@deepseek-ai/dsh-tools'
+import { showConfigValue, typeLabel, unknownOption } from '@deepseek-ai/dsh-tools'
 import { ToolSpans } from './tracing'
 
 /** The plugin's name, also the instrumentation scope name of the default tracer and of `ToolMetrics`' default meter. */
@@ -70,7 +70,7 @@ export const ToolTracing: {
     const captureContent = config.captureContent ?? false
     if (typeof captureContent !== 'boolean') throw new ToolTracingConfigError(`tool tracing config: /captureContent must be a boolean, got ${typeof captureContent}`)
     const maxCaptureChars = config.maxCaptureChars ?? 8_192
-    if (!Number.isInteger(maxCaptureChars) || maxCaptureChars < 1) throw new ToolTracingConfigError(`tool tracing config: /maxCaptureChars must be a positive integer, got ${String(maxCaptureChars)}`)
+    if (!Number.isInteger(maxCaptureChars) || maxCaptureChars < 1) throw new ToolTracingConfigError(`tool tracing config: /maxCaptureChars must be a positive integer, got ${showConfigValue(maxCaptureChars)}`)
     const tracer = config.tracer ?? (config.tracerProvider ?? trace.getTracerProvider()).getTracer(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)
     const spans = new ToolSpans({ tracer, captureContent, maxCaptureChars })
     ctx.tools.on('tools/batch-start', (event) => spans.batchStart(event))

@@ -172,6 +172,7 @@ describe('a mixed native batch', () => {
   test('bad config fails plugin start', async () => {
     h = await createHarness()
     await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: 0 })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got 0')
+    await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: '8' as never })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got "8"')
   })
 
   test('an unknown key or a non-object config fails plugin start; every documented key is accepted', async () => {

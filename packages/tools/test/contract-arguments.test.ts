@@ -103,6 +103,8 @@ describe('unknown argument keys can be rejected', () => {
 
   test('an invalid unknownKeys option fails plugin start naming the field', async () => {
     await expect(harness({ unknownKeys: 'deny' as never })).rejects.toThrow('tools config: unknownKeys must be "allow" or "reject", got "deny"')
+    // Not JSON.stringify ?? String: a function's source text is not shown (showConfigValue).
+    await expect(harness({ unknownKeys: (() => 'reject') as never })).rejects.toThrow('tools config: unknownKeys must be "allow" or "reject", got a function')
   })
 })
 

@@ -28,7 +28,7 @@
  * every sub-call argument and result; the sub-call count at the call.
  */
 import { DEFAULT_RUN_LIMITS, validateLimits, type RunLimits } from '../limits'
-import { checkConfigObject, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
@@ -196,13 +196,13 @@ async function backgroundSettled(maxMs: number): Promise<void> {
 export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): QuickJsCodeRuntime {
   checkConfigObject('quickjs runtime options', options, QUICKJS_OPTION_KEYS)
   const thread: QuickJsThread = options.thread ?? (options.pool === undefined ? 'worker' : 'main')
-  if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${JSON.stringify(thread)}`)
+  if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${showConfigValue(thread)}`)
   if (thread === 'worker' && options.pool !== undefined) throw new RangeError('pool applies to thread "main" only (each engine worker keeps its own pool)')
   const recycle = options.recycle ?? true
   const pool = options.pool ?? new ModulePool({ recycle })
   const watchdog = options.watchdog ?? true
   const graceMs = options.watchdogGraceMs ?? 50
-  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`watchdogGraceMs must be a finite number of ms >= 0, got ${String(graceMs)}`)
+  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`watchdogGraceMs must be a finite number of ms >= 0, got ${showConfigValue(graceMs)}`)
   let workers: WorkerPool | undefined
   const workerPool = (): WorkerPool => (workers ??= new WorkerPool({ prelude: preludeCode(), graceMs, recycle }))
   let activeRuns = 0

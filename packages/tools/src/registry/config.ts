@@ -42,7 +42,7 @@ export function validateConfig(config: ToolRegistryConfig | undefined | null): P
     if (v !== undefined && typeof v !== 'boolean') throw new RangeError(`tools config: repair.${key} must be a boolean, got ${showConfigValue(v)}`)
   }
   const unknownKeys = config?.unknownKeys ?? 'allow'
-  if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${JSON.stringify(unknownKeys) ?? String(unknownKeys)}`)
+  if (unknownKeys !== 'allow' && unknownKeys !== 'reject') throw new RangeError(`tools config: unknownKeys must be "allow" or "reject", got ${showConfigValue(unknownKeys)}`)
   const progressIntervalMs = config?.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS
   if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
     throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${showConfigValue(progressIntervalMs)}`)
