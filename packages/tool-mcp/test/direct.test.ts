@@ -14,7 +14,7 @@ import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createMcpBridge } from '@deepseek-ai/dsh-tool-mcp'
 import { DirectCall, DirectCalls, type DirectProgress } from '../src/direct'
-import { FaultServer, Latch, text, tool, untilAborted } from './fault-server'
+import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 
 /** A direct call that records how it settled and the progress it saw. */
 class RecordedCall extends DirectCall {
@@ -306,6 +306,7 @@ describe('the bridge on both paths', () => {
       tool('echo', ({ args }) => text(String(args.message))),
       tool('hang', ({ signal }) => (started.open(), untilAborted(signal))),
       tool('work', async ({ progress }) => (await progress(1, 2), await progress(2, 2), text('worked'))),
+      tool('bad', () => wire({ content: 'nope' })),
       tool('crash', async ({ crash }) => (await crash(), text('never'))),
     ])
     const ids: string[] = []
@@ -326,12 +327,12 @@ describe('the bridge on both paths', () => {
     await started.wait()
     controller.abort()
     const results = (await first).map(outcome)
-    results.push(...(await h.execute([call('f__hang', {}, 'c4')])).map(outcome))
+    results.push(...(await h.execute([call('f__hang', {}, 'c4'), call('f__bad', {}, 'c6')])).map(outcome))
     results.push(...(await h.execute([call('f__crash', {}, 'c5')])).map(outcome))
     return { results, ids, progress }
   }
 
-  test('success, progress, abort, request timeout and a crash settle the same on the direct path and through Protocol.request', async () => {
+  test('success, progress, abort, request timeout, a malformed result and a crash settle the same on the direct path and through Protocol.request', async () => {
     const direct = await outcomes(false)
     await h?.dispose()
     const sdk = await outcomes(true)
@@ -340,13 +341,14 @@ describe('the bridge on both paths', () => {
       'ok: "worked"',
       'ABORTED: Tool call was cancelled',
       'MCP_REQUEST_TIMEOUT: MCP server "f" did not answer the call to "hang" within 200ms',
+      'MCP_PROTOCOL_ERROR: MCP server "f" sent a malformed result for "bad": /content must be an array (got string)',
       'MCP_CONNECTION_CLOSED: MCP server "f" closed the connection during the call to "crash"',
     ]
     expect(direct.results).toEqual(expected)
     expect(sdk.results).toEqual(expected)
     expect(direct.progress).toEqual(['c2 1/2', 'c2 2/2'])
     expect(sdk.progress).toEqual(direct.progress)
-    expect(direct.ids).toEqual(['dsh-0', 'dsh-1', 'dsh-2', 'dsh-3', 'dsh-4'])
-    expect(sdk.ids).toEqual(['2', '3', '4', '5', '6'])
+    expect(direct.ids).toEqual(['dsh-0', 'dsh-1', 'dsh-2', 'dsh-3', 'dsh-4', 'dsh-5'])
+    expect(sdk.ids).toEqual(['2', '3', '4', '5', '6', '7'])
   })
 })
