@@ -35,7 +35,8 @@
  *   sends `notifications/cancelled` (`requestId`, `reason: String(reason)`) and settles at once.
  * - Close: when the transport closes, every call in flight fails with the SDK's
  *   `ConnectionClosed` error, after the client's own close handling ran (as the SDK does).
- * - A failed `send` fails its call with the transport's error (as the SDK does).
+ * - A failed `send` (a rejected promise, or a throw) fails its call with the transport's error
+ *   (as the SDK does).
  *
  * The bridge's client never sets `enforceStrictCapabilities`, so the SDK would not check the
  * server's `tools` capability before `tools/call` either.
@@ -153,9 +154,20 @@ export class DirectCalls {
       jsonrpc: '2.0' as const,
       id,
     }
-    this.transport.send(message).then(undefined, (error: unknown) => {
+    this.sendAndCatch(message, (error) => {
       if (this.remove(call)) call.settled(undefined, error)
     })
+  }
+
+  /** Sends `message`; a failure, whether the transport throws or its promise rejects, goes to `failed` (later, never synchronously). */
+  private sendAndCatch(message: JSONRPCMessage, failed: (error: unknown) => void): void {
+    let sent: Promise<void>
+    try {
+      sent = this.transport.send(message)
+    } catch (error) {
+      sent = Promise.reject(error)
+    }
+    sent.then(undefined, failed)
   }
 
   /** Takes `call` out of the calls in flight; returns whether it was still in flight. */
@@ -169,9 +181,7 @@ export class DirectCalls {
   /** Cancels `call` if it is in flight: `notifications/cancelled` with `reason`, then settles it with `error`. */
   cancel(call: DirectCall, error: unknown, reason: string): void {
     if (!this.remove(call)) return
-    this.transport
-      .send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason } })
-      .then(undefined, (failure: unknown) => this.transport.onerror?.(new Error(`Failed to send cancellation: ${String(failure)}`)))
+    this.sendAndCatch({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: call.id, reason } }, (failure) => this.transport.onerror?.(new Error(`Failed to send cancellation: ${String(failure)}`)))
     call.settled(undefined, error)
   }
 

@@ -251,6 +251,24 @@ describe('direct tools/call', () => {
     expect(log).toEqual(['one ok: [{"type":"text","text":"1"}]', 'two ok: [{"type":"text","text":"2"}]'])
   })
 
+  test('a send that throws or rejects fails its call with the transport\'s error, later, and leaves nothing in flight', async () => {
+    const c = await connect(echo)
+    const log: string[] = []
+    c.clientSide.send = () => {
+      throw new Error('pipe broke')
+    }
+    const thrown = new RecordedCall(log, 'thrown')
+    c.channel.send(thrown, 'echo', {})
+    expect(log).toEqual([])
+    await thrown.settledPromise
+    c.clientSide.send = () => Promise.reject(new Error('write EPIPE'))
+    const rejected = new RecordedCall(log, 'rejected')
+    c.channel.send(rejected, 'echo', {})
+    await rejected.settledPromise
+    expect(log).toEqual(['thrown error: Error pipe broke', 'rejected error: Error write EPIPE'])
+    expect([c.channel.size, timer(c.channel)]).toEqual([0, 'unref'])
+  })
+
   test('attach leaves a transport whose handlers are not installed to the SDK', () => {
     const [clientSide] = InMemoryTransport.createLinkedPair()
     expect(DirectCalls.attach(clientSide, 1000)).toBeUndefined()
