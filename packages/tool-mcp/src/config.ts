@@ -76,9 +76,11 @@ export interface McpServerCommonConfig {
   /** Per-tool `timeoutMs` by the server's tool name; wins over `timeoutMs`. */
   readonly toolTimeoutsMs?: Readonly<Record<string, number>>
   /**
-   * The SDK's per-request timeout in ms for initialise, `tools/list` and `tools/call` (reset by
-   * each progress notification of a call that asked for progress; see `progress`). Default
-   * 60,000, the SDK's own default.
+   * The per-request timeout in ms for initialise, `tools/list` and `tools/call` (for a
+   * `tools/call`, reset by each progress notification of a call that asked for progress; see
+   * `progress`). Initialise and `tools/list` go through the SDK, `tools/call` through the
+   * bridge's own request path with the same semantics (a `notifications/cancelled` to the server,
+   * then `MCP_REQUEST_TIMEOUT`). Default 60,000, the SDK's own default.
    */
   readonly requestTimeoutMs?: number
   /**

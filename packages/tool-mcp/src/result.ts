@@ -1,12 +1,15 @@
 /**
  * The shape check of a `tools/call` result, done by the bridge instead of the SDK's zod schemas.
- * Before a response reaches its request, the SDK's transport handler has already checked the
- * JSON-RPC envelope with its base `ResultSchema` (`isJSONRPCResultResponse`: the result an
- * object, `_meta` an object when present); `callTool` would then parse the result again with
- * `CallToolResultSchema`, and `client.request` needs some schema to parse it with — zod copies
- * every object it parses, key by key. {@link CALL_TOOL_RESULT} hands the SDK this module's check
- * as that schema instead, so the rest of the MCP `CallToolResult` contract — every field the
- * bridge reads, and every field a block type requires — is checked in one pass without copying.
+ * On the direct path (`direct.ts`, the usual one) the bridge reads responses off the transport
+ * itself and runs {@link checkCallToolResult} on the result: one pass, no copy, covering the SDK's
+ * base `ResultSchema` too (an object, `_meta` an object when present). On the fallback path
+ * through `client.request`, the SDK's transport handler has already checked the JSON-RPC envelope
+ * with that base `ResultSchema` (`isJSONRPCResultResponse`); `callTool` would then parse the
+ * result again with `CallToolResultSchema`, and `client.request` needs some schema to parse it
+ * with — zod copies every object it parses, key by key. {@link CALL_TOOL_RESULT} hands the SDK
+ * this module's check as that schema instead. Either way the rest of the MCP `CallToolResult`
+ * contract — every field the bridge reads, and every field a block type requires — is checked in
+ * one pass without copying.
  *
  * Checked (MCP `CallToolResult`, protocol 2025-06-18):
  * - `content`: an array when present (absent reads as `[]`, like the SDK's default); each block
@@ -16,7 +19,9 @@
  *   strings and `size` a number when present; `resource`: a `resource` object with a string
  *   `uri`, a `mimeType` string when present, and a `text` string or a base64 `blob`;
  * - `annotations` and `_meta` of a block: objects when present (the bridge does not read them);
- * - `structuredContent`: an object (not an array) when present; `isError`: a boolean when present.
+ * - `structuredContent`: an object (not an array) when present; `isError`: a boolean when present;
+ *   `_meta`: an object when present (the SDK's `isJSONRPCResultResponse` checks it too, on the SDK
+ *   path; the direct path of `direct.ts` has only this check).
  *
  * A block of another `type` passes (a newer protocol's block type): the content mapping turns it
  * into a text line naming the type, so it is never dropped silently.
@@ -105,6 +110,7 @@ export function checkCallToolResult(result: unknown): string | undefined {
   }
   if (result.structuredContent !== undefined && !isObject(result.structuredContent)) return expected('/structuredContent', 'an object', result.structuredContent)
   if (result.isError !== undefined && typeof result.isError !== 'boolean') return expected('/isError', 'a boolean', result.isError)
+  if (result._meta !== undefined && !isObject(result._meta)) return expected('/_meta', 'an object', result._meta)
   return undefined
 }
 
@@ -117,7 +123,7 @@ export class MalformedCallToolResult extends Error {
 }
 
 /**
- * The result schema the bridge passes to `client.request` for `tools/call`: {@link checkCallToolResult}
+ * The result schema the bridge passes to `client.request` for `tools/call` on the fallback path: {@link checkCallToolResult}
  * in the shape of a Zod 3 schema. The SDK parses a result with `safeParse(schema, data)` from
  * its `zod-compat` module, which calls `schema.safeParse(data)` for any schema that is not a Zod 4
  * one (no `_zod` member; SDK 1.32.2, pinned), so the request resolves with the result object as

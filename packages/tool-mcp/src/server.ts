@@ -9,10 +9,12 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
-import { CallLinks, type CallLink } from './call'
+import { CallLinks, type CallLink, type LinkedCall } from './call'
+import { DirectCall, DirectCalls, type DirectProgress } from './direct'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
 import { CALL_TOOL_RESULT, MalformedCallToolResult } from './result'
 import type { McpProgress } from './progress'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 
 /**
  * A server's state: `connecting` (first attempt), `ready`, `reconnecting` (waiting for or making
@@ -120,6 +122,50 @@ function withCause(error: unknown): string {
   return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
 }
 
+const ignore = (): void => undefined
+
+/** The call whose promise {@link settleExecutor} is making (set just before `new Promise`). */
+let making: McpCall | undefined
+
+/** One executor for every call's promise (no closure per call): hands the promise's functions to {@link making}. */
+function settleExecutor(resolve: (value: JsonValue) => void, reject: (error: unknown) => void): void {
+  const call = making!
+  call.resolve = resolve
+  call.reject = reject
+}
+
+/** One `tools/call` on the direct path (see `direct.ts`): what the connection needs to settle it. */
+class McpCall extends DirectCall {
+  /** The promise's functions, set by {@link settleExecutor} in {@link promise}. */
+  resolve: (value: JsonValue) => void = ignore
+  reject: (error: unknown) => void = ignore
+
+  constructor(
+    readonly connection: McpServerConnection,
+    readonly target: McpCallTarget,
+    readonly exec: ToolExecution,
+    watched: boolean,
+  ) {
+    super(watched)
+  }
+
+  /** This call's promise (made once). */
+  promise(): Promise<JsonValue> {
+    making = this
+    const promise = new Promise<JsonValue>(settleExecutor)
+    making = undefined
+    return promise
+  }
+
+  settled(result: CallToolResult | undefined, error: unknown): void {
+    this.connection.directSettled(this, result, error)
+  }
+
+  progressed(update: DirectProgress): void {
+    this.connection.directProgress(this, update)
+  }
+}
+
 /**
  * One configured server of a bridge (internal; the bridge's status API is the public face): owns
  * the SDK client and transport, the server's tool group, its state and its retry timer.
@@ -136,6 +182,8 @@ export class McpServerConnection {
   /** The client of the attempt in progress until it is ready: its failure is the attempt's to report (see `lost`). */
   private attempting: Client | undefined
   private transport: Transport | undefined
+  /** The `tools/call` channel of the connected transport (see `direct.ts`); `undefined`: calls go through the SDK's `Protocol.request`. */
+  private direct: DirectCalls | undefined
   private closed = false
   private attempts = 0
   private retryTimer: ReturnType<typeof setTimeout> | undefined
@@ -245,6 +293,7 @@ export class McpServerConnection {
       this.attempting = client
       await client.connect(transport, { timeout: this.config.requestTimeoutMs })
       if (this.closed) return
+      if (client === this.client) this.direct = DirectCalls.attach(transport, this.config.requestTimeoutMs)
       if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
       await this.refresh(client)
       this.attempting = undefined
@@ -300,20 +349,25 @@ export class McpServerConnection {
     if (this.closed || client !== this.client || client === this.attempting) return
     this.client = undefined
     this.transport = undefined
+    this.direct = undefined
     this.failed(`closed the connection${this.stderrHint()}`, true)
   }
 
   private async dropClient(): Promise<void> {
     const client = this.client
     const transport = this.transport
+    const direct = this.direct
     this.client = undefined
     this.transport = undefined
+    this.direct = undefined
     if (transport instanceof StreamableHTTPClientTransport && transport.sessionId !== undefined) {
       // Ends the server's session (HTTP DELETE); a server that does not support it answers 405.
       await transport.terminateSession().catch((error: unknown) => this.host.debug(`MCP server "${this.config.name}": ending the HTTP session failed: ${describeThrown(error)}`))
     }
     if (client !== undefined) await client.close().catch((error: unknown) => this.host.debug(`MCP server "${this.config.name}": close failed: ${describeThrown(error)}`))
     else if (transport !== undefined) await transport.close().catch(() => undefined)
+    // The transport's close fails the direct calls in flight; a transport that never reports its close still loses its calls and timer here.
+    direct?.close()
   }
 
   private scheduleRefresh(client: Client): void {
@@ -377,9 +431,10 @@ export class McpServerConnection {
 
   /**
    * One `tools/call`, settled through `target.settle`; see the package README for the error
-   * codes. A link per call carries cancellation both ways (see `call.ts`); the SDK checks the
-   * response with the bridge's {@link CALL_TOOL_RESULT} (one pass, no copy), so a malformed
-   * result fails this call with `MCP_PROTOCOL_ERROR` naming the tool and the field.
+   * codes. Sent on the direct path (`direct.ts`) when the connection has one, otherwise through
+   * the SDK's `Protocol.request`; either way a {@link LinkedCall} per call carries cancellation
+   * (see `call.ts`), and the result is checked in one pass (`result.ts`), so a malformed result
+   * fails this call with `MCP_PROTOCOL_ERROR` naming the tool and the field.
    */
   private call(target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> {
     const client = this.client
@@ -388,6 +443,47 @@ export class McpServerConnection {
     }
     const caller = exec.signal
     if (caller.aborted) return Promise.reject(caller.reason as unknown)
+    const watched = this.config.progress === 'always' || this.host.progressObserved()
+    const direct = this.direct
+    if (direct !== undefined) {
+      const call = new McpCall(this, target, exec, watched)
+      const promise = call.promise()
+      this.links.add(caller, call)
+      this.inFlight++
+      direct.send(call, target.tool, args)
+      return promise
+    }
+    return this.sdkCall(client, target, args, exec, watched)
+  }
+
+  /** A direct call settled (see `direct.ts`): it is no longer in flight; settles its promise as {@link sdkCall} would. */
+  directSettled(call: McpCall, result: CallToolResult | undefined, error: unknown): void {
+    const caller = call.exec.signal
+    this.inFlight--
+    this.links.unlink(caller, call)
+    if (result !== undefined) {
+      let value: JsonValue
+      try {
+        value = call.target.settle(result, call.exec)
+      } catch (thrown) {
+        call.reject(thrown)
+        return
+      }
+      call.resolve(value)
+      return
+    }
+    // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
+    call.reject(caller.aborted ? caller.reason : this.callError(call.target.tool, error))
+  }
+
+  /** A progress update of a direct call whose progress is watched. */
+  directProgress(call: McpCall, update: DirectProgress): void {
+    this.host.progress(call.exec, this.config.name, call.target.registered, update)
+  }
+
+  /** One `tools/call` through the SDK's `Protocol.request` (the fallback path; see {@link call}). */
+  private sdkCall(client: Client, target: McpCallTarget, args: JsonObject, exec: ToolExecution, watched: boolean): Promise<JsonValue> {
+    const caller = exec.signal
     const link = this.links.link(caller)
     this.inFlight++
     const signal = link.asSignal()
@@ -395,7 +491,7 @@ export class McpServerConnection {
     const request = client.request(
       { method: 'tools/call', params: { name: target.tool, arguments: args } },
       CALL_TOOL_RESULT,
-      this.config.progress === 'always' || this.host.progressObserved()
+      watched
         ? {
             signal,
             timeout,

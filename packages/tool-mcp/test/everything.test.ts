@@ -143,6 +143,8 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (kind) =>
     h.ctx.on('mcp/progress', () => controller.abort())
     const [r] = await h.execute([call(LONG, { duration: 0.8, steps: 4 })], { signal: controller.signal })
     expect(outcome(r)).toBe('ABORTED: Tool call was cancelled')
+    // The bridge's own request id (direct path), also the progress token the server reported with.
+    expect(trace.callId('trigger-long-running-operation')).toBe('dsh-0')
     await expectServerDropped(trace, trace.callId('trigger-long-running-operation'), 4)
   })
 
