@@ -132,7 +132,7 @@ describe('one rendered text block at the caps (the path that skips the general c
     h = await createHarness()
     h.ctx.tools.register(showing([{ type: 'text', text: 42 } as unknown as ContentBlock]))
     const [r] = await h.execute([call('show', {}, 'c1')])
-    expect(r!.isError && r!.error.info.code).toBe('TOOL_FAILED')
+    expect(r!.isError && r!.error.info?.code).toBe('TOOL_FAILED')
     expect(r!.isError && r!.error.message).toBe('Tool "show" failed to render its result: render must return an array of text or image blocks')
   })
 })
