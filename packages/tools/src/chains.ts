@@ -114,14 +114,16 @@ class Chain {
  * A stage around a {@link runOnce} chain: `answered(state, run, decision)` gets the chain's
  * decision — at once when no listener waited, else when its promise settles — and
  * `failed(state, error)` a listener's synchronous throw or rejection. Used by stage 2
- * (`tools/pre-execute`) and stage 4 (`tools/post-execute`) of the pipeline.
+ * (`tools/pre-execute`) and stage 4 (`tools/post-execute`) of the pipeline. `first` and
+ * `second` are the listeners' arguments before `next`, as {@link runOnce} takes them.
  *
  * @returns what `answered` returns when the chain was synchronous (`undefined` after `failed`),
  *   else a promise of the stage's end. Never throws or rejects unless `answered` or `failed` do.
  */
 export function runOnceStage<S, R>(
   listeners: readonly Listener[],
-  args: readonly [unknown] | readonly [unknown, unknown],
+  first: unknown,
+  second: unknown,
   inner: unknown,
   innerPromise: Promise<unknown>,
   state: S,
@@ -131,7 +133,7 @@ export function runOnceStage<S, R>(
 ): void | Promise<void> {
   let raw: unknown
   try {
-    raw = runOnce(listeners, args, inner, innerPromise)
+    raw = runOnce(listeners, first, second, inner, innerPromise)
   } catch (error) {
     failed(state, error)
     return
@@ -143,18 +145,20 @@ export function runOnceStage<S, R>(
   )
 }
 
-const NO_SECOND: unique symbol = Symbol('no second argument')
+/** The `second` argument of {@link runOnce} and {@link runOnceStage} for listeners called `(first, next)`. */
+export const NO_SECOND: unique symbol = Symbol('no second argument')
 
 /**
  * Runs a chain where each listener's `next()` may be called once (`tools/pre-execute` with
- * `(exec, next)`, `tools/post-execute` with `(exec, draft, next)`). The innermost step is the
- * value `inner`; `innerPromise` is a shared, already resolved promise of it.
+ * `(exec, next)`: `second` is {@link NO_SECOND}; `tools/post-execute` with `(exec, draft, next)`).
+ * The arguments are passed one by one, not as an array (no array per call). The innermost step
+ * is the value `inner`; `innerPromise` is a shared, already resolved promise of it.
  *
  * @returns the decision, synchronously when every step was synchronous, else a thenable.
  * @throws whatever the first listener throws synchronously (callers treat it as a rejection).
  */
-export function runOnce(listeners: readonly Listener[], args: readonly [unknown] | readonly [unknown, unknown], inner: unknown, innerPromise: Promise<unknown>): unknown {
-  return new Chain(listeners, args[0], args.length === 2 ? args[1] : NO_SECOND, inner, innerPromise, undefined).once(0)
+export function runOnce(listeners: readonly Listener[], first: unknown, second: unknown, inner: unknown, innerPromise: Promise<unknown>): unknown {
+  return new Chain(listeners, first, second, inner, innerPromise, undefined).once(0)
 }
 
 /**

@@ -36,6 +36,21 @@ function countAllLines(content: readonly ContentBlock[]): number {
 }
 
 /**
+ * Whether `content` is one text block that no cap of `limits` can cut — what most tools render:
+ * it is content (no further check needed) and {@link capContent} would return it as it is.
+ * Reads the block's `type` and `text` once each.
+ */
+export function isShortText(content: unknown, limits: ContentLimits): content is readonly ContentBlock[] {
+  if (!Array.isArray(content) || content.length !== 1) return false
+  const block: unknown = content[0]
+  if (block === null || typeof block !== 'object' || (block as { type?: unknown }).type !== 'text') return false
+  const text = (block as { text?: unknown }).text
+  if (typeof text !== 'string') return false
+  // As capContent decides: lines are counted only when the characters could exceed the line cap.
+  return (limits.maxChars === 0 || text.length <= limits.maxChars) && (limits.maxLines === 0 || text.length + 1 <= limits.maxLines)
+}
+
+/**
  * Cuts text blocks so the result stays within `limits`, never splitting a surrogate pair, and
  * appends {@link truncationMarker} to the last kept block. Image blocks pass unchanged.
  * Returns the input array itself when nothing is cut (no allocation on the common path).

@@ -1,13 +1,15 @@
 /**
  * The lean passes of `snapshotJson` (`json.ts`): the in-place freeze of a fresh `JSON.parse`
  * result (`copy: false`), its variant for argument text, which stops where `JSON.parse` may have
- * rounded an integer, and the frozen copy of plain JSON. The pipeline calls them directly on its
+ * rounded an integer, and the frozen copy of plain JSON (an object's copy built in one literal by
+ * its key list's factory, `json-literal.ts`). The pipeline calls them directly on its
  * per-call paths (no options or result object per call) and hands whatever they leave undecided
  * to the full walk (`json-walk.ts`), which names the problem.
  * Internal: not exported from the package (`index.ts` re-exports `json.ts`, not this module).
  */
 import type { JsonValue } from './contracts'
 import { MAX_JSON_DEPTH } from './limits'
+import { literalFactory, MAX_LITERAL_KEYS } from './json-literal'
 
 /** {@link freezeParsed}: the value is frozen. */
 export const FROZEN = 0
@@ -104,6 +106,7 @@ export function copyPlain(v: unknown, depth: number, dropUndefined: boolean): Js
   }
   const proto = Object.getPrototypeOf(v) as unknown
   if (proto !== Object.prototype && proto !== null) return undefined
+  if (!scratchBusy) return copyObject(v as Record<string, unknown>, depth, dropUndefined)
   const out: Record<string, JsonValue> = {}
   for (const key in v) {
     if (key === '__proto__') return undefined
@@ -129,4 +132,66 @@ export function copyPlain(v: unknown, depth: number, dropUndefined: boolean): Js
     out[key] = item
   }
   return Object.freeze(out)
+}
+
+/**
+ * Keys and copied members of the object {@link copyObject} is copying: one pair of arrays reused
+ * by every copy instead of stores into the new object (see `json-literal.ts`). While one copy
+ * uses them ({@link scratchBusy}) — its nested objects, or a getter that copies JSON itself —
+ * other objects are copied key by key.
+ */
+const scratchKeys: string[] = []
+const scratchValues: JsonValue[] = []
+let scratchBusy = false
+
+/**
+ * The object branch of {@link copyPlain} (prototype checked) through the scratch arrays: members
+ * are read and judged in `for…in` order, each getter once, then the copy is built in one literal
+ * by the key list's factory (`json-literal.ts`), or key by key past its bounds. The scratch
+ * values are cleared afterwards (nothing of the caller's stays reachable), and arrays grown past
+ * {@link MAX_LITERAL_KEYS} entries are released.
+ */
+function copyObject(v: Record<string, unknown>, depth: number, dropUndefined: boolean): JsonValue | undefined {
+  scratchBusy = true
+  let n = 0
+  try {
+    for (const key in v) {
+      if (key === '__proto__') return undefined
+      const member = v[key]
+      let item: JsonValue | undefined
+      switch (typeof member) {
+        case 'string':
+        case 'boolean':
+          item = member
+          break
+        case 'number':
+          if (!Number.isFinite(member)) return undefined
+          item = member
+          break
+        case 'undefined':
+          if (dropUndefined) continue
+          return undefined
+        default:
+          item = copyPlain(member, depth + 1, dropUndefined)
+          if (item === undefined) return undefined
+      }
+      scratchKeys[n] = key
+      scratchValues[n] = item
+      n++
+    }
+    const build = literalFactory(scratchKeys, n)
+    let out: Record<string, JsonValue>
+    if (build !== undefined) out = build(scratchValues)
+    else {
+      out = {}
+      for (let i = 0; i < n; i++) out[scratchKeys[i]!] = scratchValues[i]!
+    }
+    return Object.freeze(out)
+  } finally {
+    scratchBusy = false
+    if (n > MAX_LITERAL_KEYS) {
+      scratchKeys.length = 0
+      scratchValues.length = 0
+    } else for (let i = 0; i < n; i++) scratchValues[i] = null
+  }
 }

@@ -103,3 +103,36 @@ describe('the line cap', () => {
     expect(texts(r)).toEqual(['abcd\n[output truncated: showing 4 of 8 characters (1 line); request a narrower range or page to see the rest]'])
   })
 })
+
+describe('one rendered text block at the caps (the path that skips the general check and the caps)', () => {
+  test('exactly maxChars characters pass whole; one more is cut', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 5, maxLines: 0 } } })
+    const blocks: ContentBlock[] = [{ type: 'text', text: 'abcde' }]
+    h.ctx.tools.register(showing(blocks))
+    const [whole] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(whole)).toEqual(['abcde'])
+    expect([Object.isFrozen(whole!.content), Object.isFrozen(whole!.content[0]), whole!.content[0] === blocks[0]]).toEqual([true, true, false])
+    blocks[0] = { type: 'text', text: 'abcdef' }
+    const [cut] = await h.execute([call('show', {}, 'c2')])
+    expect(texts(cut)).toEqual(['abcde\n[output truncated: showing 5 of 6 characters (1 line); request a narrower range or page to see the rest]'])
+  })
+
+  test('a text as long as the line cap is still counted: 3 characters in 3 lines pass a cap of 3, 4 lines do not', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 0, maxLines: 3 } } })
+    const blocks: ContentBlock[] = [{ type: 'text', text: '\n\n' }]
+    h.ctx.tools.register(showing(blocks))
+    const [whole] = await h.execute([call('show', {}, 'c1')])
+    expect(texts(whole)).toEqual(['\n\n'])
+    blocks[0] = { type: 'text', text: '\n\n\n' }
+    const [cut] = await h.execute([call('show', {}, 'c2')])
+    expect(texts(cut)).toEqual(['\n\n\n[output truncated: showing 2 of 3 characters (4 lines); request a narrower range or page to see the rest]'])
+  })
+
+  test('a single block that is not content still fails the render', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(showing([{ type: 'text', text: 42 } as unknown as ContentBlock]))
+    const [r] = await h.execute([call('show', {}, 'c1')])
+    expect(r!.isError && r!.error.info?.code).toBe('TOOL_FAILED')
+    expect(r!.isError && r!.error.message).toBe('Tool "show" failed to render its result: render must return an array of text or image blocks')
+  })
+})

@@ -40,6 +40,8 @@ export function freezeContent(content: readonly ContentBlock[]): readonly Conten
  * frozen array is copied like any other.
  */
 export function copyContent(content: readonly ContentBlock[]): readonly ContentBlock[] {
+  // The common single block as an array literal (packed, allocated inline) rather than `new Array(1)`.
+  if (content.length === 1) return Object.freeze([frozenBlock(content[0]!)])
   const out = new Array<ContentBlock>(content.length)
   for (let i = 0; i < content.length; i++) out[i] = frozenBlock(content[i]!)
   return Object.freeze(out)

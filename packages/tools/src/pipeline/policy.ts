@@ -4,7 +4,7 @@
  */
 import type { ApprovalDecision, PolicyDecision } from '../contracts'
 import { describeThrown, messages } from '../errors'
-import { isThenable, runOnceStage } from '../chains'
+import { isThenable, NO_SECOND, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
 import type { CallState, RunContext } from './types'
 
@@ -37,7 +37,7 @@ export function policy(state: CallState, run: RunContext): void | Promise<void> 
   const exec = state.exec!
   state.reachedPolicy = true
   if (run.hooks.pre.length === 0) return decide(state, run, ALLOW)
-  return runOnceStage(run.hooks.pre, [exec], ALLOW, ALLOW_PROMISE, state, run, decide, preExecuteFailed)
+  return runOnceStage(run.hooks.pre, exec, NO_SECOND, ALLOW, ALLOW_PROMISE, state, run, decide, preExecuteFailed)
 }
 
 /** A `tools/pre-execute` listener threw or rejected: the call fails closed. */

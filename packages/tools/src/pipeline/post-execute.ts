@@ -58,7 +58,7 @@ function blockDraft(tool: string, feedback: string | readonly ContentBlock[], in
 export function postExecute(state: CallState, run: RunContext): void | Promise<void> {
   if (!state.reachedPolicy || run.hooks.post.length === 0) return
   const exec = state.exec!
-  return runOnceStage(run.hooks.post, [exec, toDraftResult(state.draft!)], ACCEPT, ACCEPT_PROMISE, state, run, applyPost, postExecuteFailed)
+  return runOnceStage(run.hooks.post, exec, toDraftResult(state.draft!), ACCEPT, ACCEPT_PROMISE, state, run, applyPost, postExecuteFailed)
 }
 
 /** A `tools/post-execute` listener threw or rejected: the result is blocked. */

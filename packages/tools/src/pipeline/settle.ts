@@ -7,7 +7,7 @@ import { describeThrown, messages } from '../errors'
 import { copyPlain } from '../json-freeze'
 import { walkJson } from '../json-walk'
 import { formatIssues } from '../json-schema'
-import { capContent } from '../content'
+import { capContent, isShortText } from '../content'
 import { describeProblem, fail } from './drafts'
 import { copyContent, isContent } from './frozen-content'
 import type { CallState, Draft, RunContext } from './types'
@@ -57,6 +57,9 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
   } catch (error) {
     return fail('TOOL_FAILED', messages.renderFailed(name, describeThrown(error)))
   }
+  const limits = run.host.config.contentLimits
+  // The common rendering (one short text block) needs neither the general check nor the caps.
+  if (isShortText(content, limits)) return { isError: false, value: frozen, content: copyContent(content) }
   if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
-  return { isError: false, value: frozen, content: copyContent(capContent(content, run.host.config.contentLimits)) }
+  return { isError: false, value: frozen, content: copyContent(capContent(content, limits)) }
 }
