@@ -106,59 +106,47 @@ export function copyPlain(v: unknown, depth: number, dropUndefined: boolean): Js
   }
   const proto = Object.getPrototypeOf(v) as unknown
   if (proto !== Object.prototype && proto !== null) return undefined
-  if (!scratchBusy) return copyObject(v as Record<string, unknown>, depth, dropUndefined)
-  const out: Record<string, JsonValue> = {}
-  for (const key in v) {
-    if (key === '__proto__') return undefined
-    const member = (v as Record<string, unknown>)[key]
-    let item: JsonValue | undefined
-    // A member that is no container is judged here, without a recursive call per member.
-    switch (typeof member) {
-      case 'string':
-      case 'boolean':
-        item = member
-        break
-      case 'number':
-        if (!Number.isFinite(member)) return undefined
-        item = member
-        break
-      case 'undefined':
-        if (dropUndefined) continue
-        return undefined
-      default:
-        item = copyPlain(member, depth + 1, dropUndefined)
-        if (item === undefined) return undefined
-    }
-    out[key] = item
-  }
-  return Object.freeze(out)
+  return copyObject(v as Record<string, unknown>, depth, dropUndefined)
 }
 
 /**
- * Keys and copied members of the object {@link copyObject} is copying: one pair of arrays reused
- * by every copy instead of stores into the new object (see `json-literal.ts`). While one copy
- * uses them ({@link scratchBusy}) — its nested objects, or a getter that copies JSON itself —
- * other objects are copied key by key.
+ * Keys and copied members of an object {@link copyObject} is copying: a pair of arrays per
+ * nesting depth, reused by every copy at that depth instead of stores into the new object (see
+ * `json-literal.ts`). A copy that finds its depth's pair in use (a getter that copies JSON
+ * itself) takes a fresh pair of its own.
  */
-const scratchKeys: string[] = []
-const scratchValues: JsonValue[] = []
-let scratchBusy = false
+interface Scratch {
+  readonly keys: string[]
+  readonly values: JsonValue[]
+  busy: boolean
+}
+const scratches: Scratch[] = []
+
+function takeScratch(depth: number): Scratch {
+  const kept = scratches[depth]
+  if (kept === undefined) return (scratches[depth] = { keys: [], values: [], busy: true })
+  if (kept.busy) return { keys: [], values: [], busy: true }
+  kept.busy = true
+  return kept
+}
 
 /**
- * The object branch of {@link copyPlain} (prototype checked) through the scratch arrays: members
+ * The object branch of {@link copyPlain} (prototype checked) through a scratch pair: members
  * are read and judged in `for…in` order, each getter once, then the copy is built in one literal
  * by the key list's factory (`json-literal.ts`), or key by key past its bounds. The scratch
  * values are cleared afterwards (nothing of the caller's stays reachable), and arrays grown past
  * {@link MAX_LITERAL_KEYS} entries are released.
  */
 function copyObject(v: Record<string, unknown>, depth: number, dropUndefined: boolean): JsonValue | undefined {
-  scratchBusy = true
+  const scratch = takeScratch(depth)
+  const { keys: scratchKeys, values: scratchValues } = scratch
   let n = 0
   try {
     for (const key in v) {
       if (key === '__proto__') return undefined
       const member = v[key]
       let item: JsonValue | undefined
+      // A member that is no container is judged here, without a recursive call per member.
       switch (typeof member) {
         case 'string':
         case 'boolean':
@@ -188,7 +176,7 @@ function copyObject(v: Record<string, unknown>, depth: number, dropUndefined: bo
     }
     return Object.freeze(out)
   } finally {
-    scratchBusy = false
+    scratch.busy = false
     if (n > MAX_LITERAL_KEYS) {
       scratchKeys.length = 0
       scratchValues.length = 0
