@@ -192,6 +192,32 @@ describe('direct tools/call', () => {
     expect(c.errors).toEqual([])
   })
 
+  test('a step of the wall clock does not move request deadlines: back an hour, a call still times out after its timeout; forward an hour, a later call is not timed out early', async () => {
+    const realNow = Date.now
+    const c = await connect((_args, { signal }) => untilAborted(signal), 60)
+    const log: string[] = []
+    try {
+      const back = new RecordedCall(log, 'back')
+      c.channel.send(back, 'echo', {})
+      Date.now = () => realNow() - 3_600_000
+      await Promise.race([back.settledPromise, sleep(500)])
+      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out'])
+      Date.now = realNow
+      const first = new RecordedCall(log, 'first')
+      c.channel.send(first, 'echo', {})
+      await sleep(30)
+      const second = new RecordedCall(log, 'second')
+      c.channel.send(second, 'echo', {})
+      Date.now = () => realNow() + 3_600_000
+      await first.settledPromise
+      expect([second.outcome, c.channel.size]).toEqual([undefined, 1])
+      await second.settledPromise
+      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out', 'first error: McpError MCP error -32001: Request timed out', 'second error: McpError MCP error -32001: Request timed out'])
+    } finally {
+      Date.now = realNow
+    }
+  })
+
   test('progress reaches its own call and moves the deadline of a watched call; an unwatched call with the same work times out', async () => {
     const slow: Handler = async (args, { notify }) => {
       for (let i = 1; i <= 12; i++) {
