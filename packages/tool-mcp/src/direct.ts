@@ -24,7 +24,9 @@
  *   string `message` rejects with the SDK's `McpError.fromError` of it (the SDK's own mapping). A
  *   message with neither goes to the SDK's handler, which reports it (`onerror`) as the SDK does
  *   today, and the call runs into its timeout. Unlike the SDK's strict envelope schema, extra
- *   members beside `jsonrpc`, `id` and `result`/`error` are tolerated.
+ *   members beside `jsonrpc`, `id` and `result`/`error` are tolerated (this concerns custom
+ *   transports: the SDK's stdio and Streamable HTTP transports parse every message with that
+ *   schema before it reaches `onmessage`).
  * - Timeouts: one timer per connection, armed for the earliest deadline of the calls in flight
  *   (deadlines on the monotonic `performance.now()` clock, so a step of the wall clock neither
  *   expires a call early nor holds it past its timeout, as with the SDK's timer per request);
@@ -78,7 +80,12 @@ export abstract class DirectCall extends LinkedCall {
     super()
   }
 
-  /** The response (`result` checked) or failure arrived, or the call was cancelled. Called exactly once, never synchronously from `send`. */
+  /**
+   * The response (`result` checked) or failure arrived, or the call was cancelled. Called exactly
+   * once; synchronously from {@link DirectCalls.send} only when the transport itself delivers the
+   * response, or closes, inside its `send` (an in-memory transport may); a failed `send` and a
+   * send on a closed channel settle later.
+   */
   abstract settled(result: CallToolResult | undefined, error: unknown): void
 
   /** A progress update (only when {@link watched}). */
