@@ -376,6 +376,28 @@ describe('the bridge on both paths', () => {
     return { results, ids, progress }
   }
 
+  test('a server that exits mid-call and is reconnected: the call in flight fails with MCP_CONNECTION_CLOSED and the new transport carries the next calls on the direct path', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never'))), tool('echo', ({ args }) => text(String(args.message)))])
+    const sent: string[] = []
+    const trace = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
+      if (direction === 'send' && 'method' in message && message.method === 'tools/call' && 'id' in message) sent.push(JSON.stringify(message.id))
+    }
+    const bridge = await createMcpBridge(h.ctx, { servers: [{ name: 'f', transport: 'custom', create: fault.create, retry: { initialDelayMs: 5 }, requestTimeoutMs: 100, trace }] })
+    const back = new Promise<void>((resolve) => {
+      const off = h!.ctx.on('mcp/status', (s) => {
+        if (s.name === 'f' && s.state === 'ready') (off(), resolve())
+      })
+    })
+    const crashed = await h.execute([call('f__crash', {}, 'c1')])
+    await back
+    const again = await h.execute([call('f__echo', { message: 'back' }, 'c2'), call('f__echo', { message: 'again' }, 'c3')])
+    await sleep(150)
+    expect([...crashed, ...again].map(outcome)).toEqual(['MCP_CONNECTION_CLOSED: MCP server "f" closed the connection during the call to "crash"', 'ok: "back"', 'ok: "again"'])
+    expect(sent).toEqual(['"dsh-0"', '"dsh-0"', '"dsh-1"'])
+    expect([fault.connections, bridge.server('f')!.inFlight]).toEqual([2, 0])
+  })
+
   test('success, progress, abort, request timeout, a malformed result and a crash settle the same on the direct path and through Protocol.request', async () => {
     const direct = await outcomes(false)
     await h?.dispose()
