@@ -295,6 +295,31 @@ describe('direct tools/call', () => {
     expect([c.channel.size, timer(c.channel)]).toEqual([0, 'unref'])
   })
 
+  test('a transport that answers, or closes, inside send: the call settles there, once, and nothing is left in flight', async () => {
+    const c = await connect(echo)
+    const log: string[] = []
+    const send = c.clientSide.send.bind(c.clientSide)
+    c.clientSide.send = (message, options) => {
+      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+        c.clientSide.onmessage?.({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'inside send' }] } })
+        return Promise.reject(new Error('rejected after answering'))
+      }
+      return send(message, options)
+    }
+    const answered = new RecordedCall(log, 'answered')
+    c.channel.send(answered, 'echo', {})
+    expect([log, c.channel.size, timer(c.channel)]).toEqual([['answered ok: [{"type":"text","text":"inside send"}]'], 0, 'unref'])
+    c.clientSide.send = () => {
+      c.clientSide.onclose?.()
+      throw new Error('closed inside send')
+    }
+    const closing = new RecordedCall(log, 'closing')
+    c.channel.send(closing, 'echo', {})
+    expect(log.at(-1)).toBe('closing error: McpError MCP error -32000: Connection closed')
+    await sleep(5)
+    expect([log.length, c.channel.size, timer(c.channel), c.errors]).toEqual([2, 0, 'none', []])
+  })
+
   test('attach leaves a transport whose handlers are not installed to the SDK', () => {
     const [clientSide] = InMemoryTransport.createLinkedPair()
     expect(DirectCalls.attach(clientSide, 1000)).toBeUndefined()
