@@ -194,18 +194,18 @@ describe('direct tools/call', () => {
 
   test('a step of the wall clock does not move request deadlines: back an hour, a call still times out after its timeout; forward an hour, a later call is not timed out early', async () => {
     const realNow = Date.now
-    const c = await connect((_args, { signal }) => untilAborted(signal), 60)
+    const c = await connect((_args, { signal }) => untilAborted(signal), 150)
     const log: string[] = []
     try {
       const back = new RecordedCall(log, 'back')
       c.channel.send(back, 'echo', {})
       Date.now = () => realNow() - 3_600_000
-      await Promise.race([back.settledPromise, sleep(500)])
+      await Promise.race([back.settledPromise, sleep(1000)])
       expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out'])
       Date.now = realNow
       const first = new RecordedCall(log, 'first')
       c.channel.send(first, 'echo', {})
-      await sleep(30)
+      await sleep(75)
       const second = new RecordedCall(log, 'second')
       c.channel.send(second, 'echo', {})
       Date.now = () => realNow() + 3_600_000
