@@ -83,7 +83,7 @@ export abstract class DirectCall extends LinkedCall {
   /**
    * The response (`result` checked) or failure arrived, or the call was cancelled. Called exactly
    * once; synchronously from {@link DirectCalls.send} only when the transport itself delivers the
-   * response, or closes, inside its `send` (an in-memory transport may); a failed `send` and a
+   * response, or closes, inside its `send` (a custom in-process transport may); a failed `send` and a
    * send on a closed channel settle later.
    */
   abstract settled(result: CallToolResult | undefined, error: unknown): void
