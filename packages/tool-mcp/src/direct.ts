@@ -24,8 +24,12 @@
  *   string `message` rejects with the SDK's `McpError.fromError` of it (the SDK's own mapping). A
  *   message with neither goes to the SDK's handler, which reports it (`onerror`) as the SDK does
  *   today, and the call runs into its timeout. Unlike the SDK's strict envelope schema, extra
- *   members beside `jsonrpc`, `id` and `result`/`error` are tolerated.
- * - Timeouts: one timer per connection, armed for the earliest deadline of the calls in flight;
+ *   members beside `jsonrpc`, `id` and `result`/`error` are tolerated (this concerns custom
+ *   transports: the SDK's stdio and Streamable HTTP transports parse every message with that
+ *   schema before it reaches `onmessage`).
+ * - Timeouts: one timer per connection, armed for the earliest deadline of the calls in flight
+ *   (deadlines on the monotonic `performance.now()` clock, so a step of the wall clock neither
+ *   expires a call early nor holds it past its timeout, as with the SDK's timer per request);
  *   when it fires, every call past its deadline fails with the SDK's `RequestTimeout` error (after
  *   `notifications/cancelled`, as the SDK does) and the timer is re-armed for the next deadline.
  *   Progress on a call whose progress is watched moves its deadline (the SDK's
@@ -64,7 +68,7 @@ export interface DirectProgress {
 export abstract class DirectCall extends LinkedCall {
   /** The request id (and progress token), set by {@link DirectCalls.send}. */
   id = ''
-  /** When this call times out (`Date.now()` scale). */
+  /** When this call times out (`performance.now()` scale: monotonic, unmoved by steps of the wall clock). */
   deadline = 0
   /** The channel it was sent on. */
   channel: DirectCalls | undefined = undefined
@@ -76,7 +80,12 @@ export abstract class DirectCall extends LinkedCall {
     super()
   }
 
-  /** The response (`result` checked) or failure arrived, or the call was cancelled. Called exactly once, never synchronously from `send`. */
+  /**
+   * The response (`result` checked) or failure arrived, or the call was cancelled. Called exactly
+   * once; synchronously from {@link DirectCalls.send} only when the transport itself delivers the
+   * response, or closes, inside its `send` (a custom in-process transport may); a failed `send` and a
+   * send on a closed channel settle later.
+   */
   abstract settled(result: CallToolResult | undefined, error: unknown): void
 
   /** A progress update (only when {@link watched}). */
@@ -142,7 +151,7 @@ export class DirectCalls {
       queueMicrotask(() => call.settled(undefined, new Error('Not connected')))
       return
     }
-    call.deadline = Date.now() + this.timeoutMs
+    call.deadline = performance.now() + this.timeoutMs
     const pending = this.pending
     pending.set(id, call)
     const timer = this.timer
@@ -219,7 +228,7 @@ export class DirectCalls {
     if (typeof progress !== 'number' || (total !== undefined && typeof total !== 'number') || (message !== undefined && typeof message !== 'string')) return false
     const call = this.pending.get(token)
     if (call === undefined || !call.watched) return true
-    call.deadline = Date.now() + this.timeoutMs
+    call.deadline = performance.now() + this.timeoutMs
     call.progressed({ progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) })
     return true
   }
@@ -227,7 +236,7 @@ export class DirectCalls {
   /** The timer fired: fails every call past its deadline, re-arms for the next one. */
   private expired(): void {
     this.timer = undefined
-    const now = Date.now()
+    const now = performance.now()
     let next = Infinity
     const due: DirectCall[] = []
     for (const call of this.pending.values()) {

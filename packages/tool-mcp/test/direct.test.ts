@@ -192,6 +192,32 @@ describe('direct tools/call', () => {
     expect(c.errors).toEqual([])
   })
 
+  test('a step of the wall clock does not move request deadlines: back an hour, a call still times out after its timeout; forward an hour, a later call is not timed out early', async () => {
+    const realNow = Date.now
+    const c = await connect((_args, { signal }) => untilAborted(signal), 150)
+    const log: string[] = []
+    try {
+      const back = new RecordedCall(log, 'back')
+      c.channel.send(back, 'echo', {})
+      Date.now = () => realNow() - 3_600_000
+      await Promise.race([back.settledPromise, sleep(1000)])
+      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out'])
+      Date.now = realNow
+      const first = new RecordedCall(log, 'first')
+      c.channel.send(first, 'echo', {})
+      await sleep(75)
+      const second = new RecordedCall(log, 'second')
+      c.channel.send(second, 'echo', {})
+      Date.now = () => realNow() + 3_600_000
+      await first.settledPromise
+      expect([second.outcome, c.channel.size]).toEqual([undefined, 1])
+      await second.settledPromise
+      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out', 'first error: McpError MCP error -32001: Request timed out', 'second error: McpError MCP error -32001: Request timed out'])
+    } finally {
+      Date.now = realNow
+    }
+  })
+
   test('progress reaches its own call and moves the deadline of a watched call; an unwatched call with the same work times out', async () => {
     const slow: Handler = async (args, { notify }) => {
       for (let i = 1; i <= 12; i++) {
@@ -267,6 +293,31 @@ describe('direct tools/call', () => {
     await rejected.settledPromise
     expect(log).toEqual(['thrown error: Error pipe broke', 'rejected error: Error write EPIPE'])
     expect([c.channel.size, timer(c.channel)]).toEqual([0, 'unref'])
+  })
+
+  test('a transport that answers, or closes, inside send: the call settles there, once, and nothing is left in flight', async () => {
+    const c = await connect(echo)
+    const log: string[] = []
+    const send = c.clientSide.send.bind(c.clientSide)
+    c.clientSide.send = (message, options) => {
+      if ('method' in message && message.method === 'tools/call' && 'id' in message) {
+        c.clientSide.onmessage?.({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'inside send' }] } })
+        return Promise.reject(new Error('rejected after answering'))
+      }
+      return send(message, options)
+    }
+    const answered = new RecordedCall(log, 'answered')
+    c.channel.send(answered, 'echo', {})
+    expect([log, c.channel.size, timer(c.channel)]).toEqual([['answered ok: [{"type":"text","text":"inside send"}]'], 0, 'unref'])
+    c.clientSide.send = () => {
+      c.clientSide.onclose?.()
+      throw new Error('closed inside send')
+    }
+    const closing = new RecordedCall(log, 'closing')
+    c.channel.send(closing, 'echo', {})
+    expect(log.at(-1)).toBe('closing error: McpError MCP error -32000: Connection closed')
+    await sleep(5)
+    expect([log.length, c.channel.size, timer(c.channel), c.errors]).toEqual([2, 0, 'none', []])
   })
 
   test('attach leaves a transport whose handlers are not installed to the SDK', () => {
@@ -349,6 +400,28 @@ describe('the bridge on both paths', () => {
     results.push(...(await h.execute([call('f__crash', {}, 'c5')])).map(outcome))
     return { results, ids, progress }
   }
+
+  test('a server that exits mid-call and is reconnected: the call in flight fails with MCP_CONNECTION_CLOSED and the new transport carries the next calls on the direct path', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never'))), tool('echo', ({ args }) => text(String(args.message)))])
+    const sent: string[] = []
+    const trace = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
+      if (direction === 'send' && 'method' in message && message.method === 'tools/call' && 'id' in message) sent.push(JSON.stringify(message.id))
+    }
+    const bridge = await createMcpBridge(h.ctx, { servers: [{ name: 'f', transport: 'custom', create: fault.create, retry: { initialDelayMs: 5 }, requestTimeoutMs: 100, trace }] })
+    const back = new Promise<void>((resolve) => {
+      const off = h!.ctx.on('mcp/status', (s) => {
+        if (s.name === 'f' && s.state === 'ready') (off(), resolve())
+      })
+    })
+    const crashed = await h.execute([call('f__crash', {}, 'c1')])
+    await back
+    const again = await h.execute([call('f__echo', { message: 'back' }, 'c2'), call('f__echo', { message: 'again' }, 'c3')])
+    await sleep(150)
+    expect([...crashed, ...again].map(outcome)).toEqual(['MCP_CONNECTION_CLOSED: MCP server "f" closed the connection during the call to "crash"', 'ok: "back"', 'ok: "again"'])
+    expect(sent).toEqual(['"dsh-0"', '"dsh-0"', '"dsh-1"'])
+    expect([fault.connections, bridge.server('f')!.inFlight]).toEqual([2, 0])
+  })
 
   test('success, progress, abort, request timeout, a malformed result and a crash settle the same on the direct path and through Protocol.request', async () => {
     const direct = await outcomes(false)
