@@ -84,6 +84,14 @@ export interface McpServerCommonConfig {
    */
   readonly requestTimeoutMs?: number
   /**
+   * `true` (default): the bridge sends `tools/call` over the transport itself, with string
+   * request ids `dsh-<n>` (the direct path: cheaper than the SDK's `Protocol.request`; see the
+   * README, "Design"). `false`: every `tools/call` goes through the SDK's `client.request`, with
+   * the SDK's numeric ids — for a server that only handles integer request ids (MCP allows
+   * strings and numbers). Outcomes, codes and texts are the same on both paths.
+   */
+  readonly directCalls?: boolean
+  /**
    * When a call asks the server for progress (`_meta.progressToken` in `tools/call`).
    * `'observed'` (default): when the progress has somewhere to go as the call starts — an
    * `onProgress` callback, or any `mcp/progress` or `tools/progress` listener in the app (the
@@ -126,6 +134,7 @@ export interface ResolvedServerConfig {
   readonly timeoutMs: number | undefined
   readonly toolTimeoutsMs: Readonly<Record<string, number>>
   readonly requestTimeoutMs: number
+  readonly directCalls: boolean
   readonly progress: 'observed' | 'always'
   readonly retry: Required<McpRetryConfig> | undefined
   readonly validateArguments: boolean
@@ -166,7 +175,7 @@ function describe(value: unknown): string {
 }
 
 /** The fields of each config object, for rejecting a misspelt one (a typo would otherwise be ignored). */
-const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'progress', 'retry', 'validateArguments', 'trace'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
+const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
 const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> = {
   stdio: [...COMMON_FIELDS, ...(['command', 'args', 'cwd', 'env', 'inheritEnv'] as const satisfies readonly (keyof McpStdioServerConfig)[])],
   http: [...COMMON_FIELDS, ...(['url', 'headers'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
@@ -258,6 +267,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     for (const [tool, ms] of Object.entries(s.toolTimeoutsMs)) timeouts[tool] = positiveMs(ms, `${at}/toolTimeoutsMs/${tool}`, undefined)!
   }
   if (s.validateArguments !== undefined && typeof s.validateArguments !== 'boolean') throw new McpConfigError(`${at}/validateArguments`, 'a boolean', s.validateArguments)
+  if (s.directCalls !== undefined && typeof s.directCalls !== 'boolean') throw new McpConfigError(`${at}/directCalls`, 'a boolean', s.directCalls)
   if (s.progress !== undefined && s.progress !== 'observed' && s.progress !== 'always') throw new McpConfigError(`${at}/progress`, '"observed" or "always"', s.progress)
   if (s.trace !== undefined && typeof s.trace !== 'function') throw new McpConfigError(`${at}/trace`, 'a function (direction, message) => void', s.trace)
   return Object.freeze({
@@ -269,6 +279,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     timeoutMs: positiveMs(s.timeoutMs, `${at}/timeoutMs`, undefined),
     toolTimeoutsMs: Object.freeze(timeouts),
     requestTimeoutMs: positiveMs(s.requestTimeoutMs, `${at}/requestTimeoutMs`, 60_000)!,
+    directCalls: s.directCalls ?? true,
     progress: s.progress ?? 'observed',
     retry: resolveRetry(s.retry, `${at}/retry`),
     validateArguments: s.validateArguments ?? true,

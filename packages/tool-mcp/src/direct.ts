@@ -1,7 +1,7 @@
 /**
  * `tools/call` sent over the transport by the bridge itself, beside the SDK client on the same
  * connection (the usual path; `server.ts` falls back to the SDK's `Protocol.request` when a
- * connection is not in the shape this needs).
+ * connection is not in the shape this needs, or its server config says `directCalls: false`).
  *
  * Why: per request, the SDK's `Protocol.request` makes a promise and several closures, keeps the
  * request in three `Map`s (response handler, progress handler, timeout), arms and clears a

@@ -293,7 +293,7 @@ export class McpServerConnection {
       this.attempting = client
       await client.connect(transport, { timeout: this.config.requestTimeoutMs })
       if (this.closed) return
-      if (client === this.client) this.direct = DirectCalls.attach(transport, this.config.requestTimeoutMs)
+      if (client === this.client && this.config.directCalls) this.direct = DirectCalls.attach(transport, this.config.requestTimeoutMs)
       if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
       await this.refresh(client)
       this.attempting = undefined

@@ -368,7 +368,7 @@ describe('the bridge on both paths', () => {
     return r.isError ? `${r.error.info?.code}: ${r.error.message}` : `ok: ${JSON.stringify(r.value)}`
   }
 
-  async function outcomes(fallback: boolean): Promise<{ readonly results: string[]; readonly ids: string[]; readonly progress: string[] }> {
+  async function outcomes(path: 'direct' | 'fallback' | 'configured'): Promise<{ readonly results: string[]; readonly ids: string[]; readonly progress: string[] }> {
     h = await createHarness({ registry: { progressIntervalMs: 0 } })
     const started = new Latch()
     const fault = new FaultServer([
@@ -386,9 +386,9 @@ describe('the bridge on both paths', () => {
         if ('method' in message && message.method === 'tools/call' && 'id' in message) ids.push(String(message.id))
         return send(message, options)
       }
-      return fallback ? opaque(transport) : transport
+      return path === 'fallback' ? opaque(transport) : transport
     }
-    await createMcpBridge(h.ctx, { servers: [{ name: 'f', transport: 'custom', create, requestTimeoutMs: 200 }] })
+    await createMcpBridge(h.ctx, { servers: [{ name: 'f', transport: 'custom', create, requestTimeoutMs: 200, ...(path === 'configured' ? { directCalls: false } : {}) }] })
     const progress: string[] = []
     h.ctx.on('mcp/progress', (e) => void progress.push(`${e.callId} ${e.progress}/${e.total ?? '?'}`))
     const controller = new AbortController()
@@ -423,10 +423,12 @@ describe('the bridge on both paths', () => {
     expect([fault.connections, bridge.server('f')!.inFlight]).toEqual([2, 0])
   })
 
-  test('success, progress, abort, request timeout, a malformed result and a crash settle the same on the direct path and through Protocol.request', async () => {
-    const direct = await outcomes(false)
+  test('success, progress, abort, request timeout, a malformed result and a crash settle the same on the direct path and through Protocol.request (a transport without handlers, or directCalls: false)', async () => {
+    const direct = await outcomes('direct')
     await h?.dispose()
-    const sdk = await outcomes(true)
+    const sdk = await outcomes('fallback')
+    await h?.dispose()
+    const configured = await outcomes('configured')
     const expected = [
       'ok: "hi"',
       'ok: "worked"',
@@ -441,5 +443,14 @@ describe('the bridge on both paths', () => {
     expect(sdk.progress).toEqual(direct.progress)
     expect(direct.ids).toEqual(['dsh-0', 'dsh-1', 'dsh-2', 'dsh-3', 'dsh-4', 'dsh-5'])
     expect(sdk.ids).toEqual(['2', '3', '4', '5', '6', '7'])
+    expect(configured).toEqual(sdk)
+  })
+
+  test('directCalls must be a boolean: the bridge refuses anything else naming the field', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('echo', ({ args }) => text(String(args.message)))])
+    await expect(createMcpBridge(h.ctx, { servers: [{ name: 'f', transport: 'custom', create: fault.create, directCalls: 'no' as unknown as boolean }] })).rejects.toThrow(
+      'dsh-tool-mcp config: /servers/0/directCalls must be a boolean, got "no"',
+    )
   })
 })
