@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { runMcp } from './workloads/mcp'
 import { renderMcpSection, spliceMcpSection } from './report/mcp'
+import { gitCommit } from './meta'
 
 const fromSource = import.meta.url.endsWith('.ts')
 if (fromSource || !process.execArgv.includes('--single-threaded-gc')) {
@@ -35,9 +36,11 @@ const packageRoot = new URL('../', import.meta.url)
 const result = await runMcp(smoke ? { n: 20, rounds: 2, warmup: 1, log: console.log } : { n: 1000, batches: 3, rounds: 101, warmup: 10, log: console.log })
 const resultsDir = new URL('results/', packageRoot)
 mkdirSync(resultsDir, { recursive: true })
-writeFileSync(new URL(smoke ? 'mcp-smoke.json' : 'mcp.json', resultsDir), `${JSON.stringify({ date: new Date().toISOString(), node: process.version, ...result }, null, 2)}\n`)
+const date = new Date().toISOString()
+const commit = gitCommit()
+writeFileSync(new URL(smoke ? 'mcp-smoke.json' : 'mcp.json', resultsDir), `${JSON.stringify({ date, ...(commit === undefined ? {} : { commit }), node: process.version, ...result }, null, 2)}\n`)
 if (!smoke) {
   const doc = new URL('../../docs/benchmarks.md', packageRoot)
-  writeFileSync(doc, spliceMcpSection(readFileSync(doc, 'utf8'), renderMcpSection(result)))
+  writeFileSync(doc, spliceMcpSection(readFileSync(doc, 'utf8'), renderMcpSection(result, { date, ...(commit === undefined ? {} : { commit }) })))
   console.log(`wrote ${fileURLToPath(doc)}`)
 }

@@ -60,7 +60,8 @@ function versionOf(name: string): string {
   }
 }
 
-function gitCommit(): string | undefined {
+/** `git rev-parse --short HEAD` of this checkout, `-dirty` with uncommitted changes to tracked files; `undefined` outside git. */
+export function gitCommit(): string | undefined {
   try {
     const cwd = new URL('..', import.meta.url)
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()

@@ -34,6 +34,9 @@ test('bench:mcp smoke: both variants, every system measured, the section renders
   expect(section.startsWith(`${MCP_START}\n## 8. MCP bridge overhead`)).toBe(true)
   expect(section.endsWith(MCP_END)).toBe(true)
   expect(section.split('\n').filter((l) => /^\| (sequential|parallel) \|/.test(l))).toHaveLength(2)
+  const dated = renderMcpSection(result, { date: '2026-12-02T03:58:12.345Z', commit: 'abc1234' })
+  expect(dated.split('\n')[3]).toBe('Measured by `bench:mcp` on 2026-12-02 03:58 UTC at commit abc1234 (this section is written by its own run; the header of this report describes the main run).')
+  expect(section.split('\n')[3]).toMatch(/^Per-call cost of /)
   const doc = `# Benchmarks\n\n${MCP_START}\nold\n${MCP_END}\n\n## Optimisations\n`
   expect(spliceMcpSection(doc, section)).toBe(`# Benchmarks\n\n${section}\n\n## Optimisations\n`)
 })

@@ -7,8 +7,16 @@ import type { McpResult, McpRow } from '../workloads/mcp'
 export const MCP_START = '<!-- mcp-bridge:start -->'
 export const MCP_END = '<!-- mcp-bridge:end -->'
 
-/** The section's markdown, markers included. */
-export function renderMcpSection(r: McpResult): string {
+/** When and where a `bench:mcp` run measured (shown at the top of its section when given). */
+export interface McpRunInfo {
+  /** ISO 8601 time the run ended. */
+  readonly date?: string
+  /** `git rev-parse --short HEAD` of the measured tree (`-dirty` when it had changes). */
+  readonly commit?: string
+}
+
+/** The section's Markdown, markers included, of a `bench:mcp` result; `run` adds a line saying when and at which commit it was measured. */
+export function renderMcpSection(r: McpResult, run: McpRunInfo = {}): string {
   const cell = (s: McpRow['bare']): string => `${s.median.toFixed(1)} | ${s.p25.toFixed(1)}–${s.p75.toFixed(1)}`
   const times = (s: McpRow['ratio']): string => `${s.p25.toFixed(2)}–${s.p75.toFixed(2)}×`
   const met = r.rows.every((row) => row.ratio.median < 1.2)
@@ -19,6 +27,9 @@ export function renderMcpSection(r: McpResult): string {
     MCP_START,
     '## 8. MCP bridge overhead',
     '',
+    ...(run.date === undefined && run.commit === undefined
+      ? []
+      : [`Measured by \`bench:mcp\`${run.date === undefined ? '' : ` on ${run.date.slice(0, 16).replace('T', ' ')} UTC`}${run.commit === undefined ? '' : ` at commit ${run.commit}`} (this section is written by its own run; the header of this report describes the main run).`, '']),
     `Per-call cost of \`@deepseek-ai/dsh-tool-mcp\` plus the full native pipeline (argument parse and validation against the server's \`inputSchema\`, policy, wrappers, content mapping, ordered frozen results) over the MCP SDK's bare \`client.callTool\`, on the same in-process SDK server (the same server code, one instance per client, on a linked in-memory transport): ${r.n.toLocaleString('en-US')} calls of an \`add\` tool per batch, all in one process. *sequential*: one call at a time on both sides (a tool without \`readOnlyHint\` is exclusive in a batch); *parallel*: ten at a time on both sides (a \`readOnlyHint\` tool runs in the executor's pool of 10; the bare side runs ten workers).`,
     '',
     `How it is measured. ${r.bundled ? 'The workspace packages run from an esbuild bundle of their sources, built like the published packages (no `keepNames` helpers; tsx would add an `Object.defineProperty` to every named closure the pipeline creates per call). ' : 'The workspace packages ran from their TypeScript sources under tsx (with its `keepNames` helpers). '}Each run is timed in **CPU time** (\`process.cpuUsage()\`, user + system; the machine is shared): the in-memory transport delivers each message synchronously, so both sides' work, the in-process server's included, runs on the main thread; ${gc} (main thread ÷ process CPU time over all measured runs: ${r.rows.map((row) => `${row.variant} ${row.threadShare.toFixed(2)}`).join(', ')}). The event loop is drained before each run. A measured run is ${r.batches === 1 ? 'one batch' : `${r.batches} batches`} of the ${r.n.toLocaleString('en-US')} calls${r.batches === 1 ? '' : ' (the SDK allocates about 24 KB per call, so a batch holds one or two scavenges of 3–8 ms; a single batch per run moved a run by ±15–30 %, and the per-round ratios spread 0.8–1.5)'}. A run pays for the garbage-collection work the run before it left (a marking it started, pages to sweep), so each kind of run is run twice in a row and only the second is measured. Each of the ${r.rounds} rounds (after warm-up) measures the two sides back to back, alternating which goes first; the **headline is the median of the per-round ratios** (bridge ÷ bare of the same round, so drift in the machine's load between rounds cancels), with their p25–p75. Times are µs per call.`,
