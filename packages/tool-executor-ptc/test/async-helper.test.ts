@@ -5,12 +5,10 @@
  * values, rejections and thenables, nested async functions, unhandled rejections, a program that
  * replaces `Promise.prototype.then` or names `__async`, and the global's attributes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { dropAsyncHelper, ESBUILD_ASYNC_HELPER } from '../src/runtime/async-helper'
-import { createQuickJsRuntime } from '../src/runtime/quickjs'
-import type { HostFunction } from '../src/runtime/types'
 import { PROGRAM_FUNCTION, stripProgram } from '../src/strip'
-import { SMALL_LIMITS, plain, runProgram } from './runtime-helpers'
+import { addTool, failingTool, mainThreadRuntime, plain, runProgram } from './runtime-helpers'
 
 function stripped(source: string): string {
   const result = stripProgram(source)
@@ -39,21 +37,8 @@ describe('dropAsyncHelper', () => {
 })
 
 describe('programs with the prelude\'s __async', () => {
-  const runtime = createQuickJsRuntime({ thread: 'main' })
-  beforeAll(async () => {
-    await runtime.warmUp(SMALL_LIMITS.memoryBytes)
-  })
-  afterAll(() => {
-    runtime.dispose()
-  })
-  const add: HostFunction = async (arg) => {
-    const { a, b } = arg as { a: number; b: number }
-    return { sum: a + b }
-  }
-  const fail: HostFunction = async () => {
-    throw { name: 'ToolCallError', toolName: 'fail', message: 'disk full' }
-  }
-  const bindings = { add, fail }
+  const runtime = mainThreadRuntime()
+  const bindings = { add: addTool, fail: failingTool }
 
   it('runs awaits of tool calls, values, rejections and thenables in the same order', async () => {
     const program = [

@@ -4,10 +4,8 @@
  * program's sub-calls, their failures and its output are the same. The engine runs on the main
  * thread here, where the module mock applies.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { createQuickJsRuntime } from '../src/runtime/quickjs'
-import type { HostFunction } from '../src/runtime/types'
-import { SMALL_LIMITS, plain, runProgram } from './runtime-helpers'
+import { describe, expect, it, vi } from 'vitest'
+import { addTool, failingTool, mainThreadRuntime, plain, runProgram } from './runtime-helpers'
 
 const used = vi.hoisted(() => ({ raw: 0 }))
 vi.mock('../src/runtime/raw-calls', () => ({
@@ -17,21 +15,7 @@ vi.mock('../src/runtime/raw-calls', () => ({
   },
 }))
 
-const runtime = createQuickJsRuntime({ thread: 'main' })
-beforeAll(async () => {
-  await runtime.warmUp(SMALL_LIMITS.memoryBytes)
-})
-afterAll(() => {
-  runtime.dispose()
-})
-
-const add: HostFunction = async (arg) => {
-  const { a, b } = arg as { a: number; b: number }
-  return { sum: a + b }
-}
-const failing: HostFunction = async () => {
-  throw { name: 'ToolCallError', toolName: 'fail', message: 'disk full' }
-}
+const runtime = mainThreadRuntime()
 
 describe('sub-calls through the public API', () => {
   it('delivers results and rejections in order, with exact texts', async () => {
@@ -43,7 +27,7 @@ describe('sub-calls through the public API', () => {
       'console.log(JSON.stringify(all))',
       'return s',
     ].join('\n')
-    const out = await runProgram(runtime, program, { bindings: { add, fail: failing } })
+    const out = await runProgram(runtime, program, { bindings: { add: addTool, fail: failingTool } })
     expect(plain(out)).toEqual({ value: 20, logs: ['ToolCallError: disk full', '[{"sum":2},{"sum":"é✓"}]'] })
     expect(used.raw).toBeGreaterThan(0)
   })

@@ -1,7 +1,8 @@
 /** Shared helpers of the runtime tests (not a test file). */
+import { afterAll, beforeAll } from 'vitest'
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { validateLimits, type RunLimits } from '../src/limits'
-import type { QuickJsCodeRuntime } from '../src/runtime/quickjs'
+import { createQuickJsRuntime, type QuickJsCodeRuntime } from '../src/runtime/quickjs'
 import type { HostFunction, RunInput, RunOutput } from '../src/runtime/types'
 
 /**
@@ -53,4 +54,30 @@ export function runProgram(runtime: QuickJsCodeRuntime, program: string, options
 export function plain(output: RunOutput): { value?: JsonValue; logs: readonly string[]; error?: RunOutput['error'] } {
   const { stats: _stats, ...rest } = output
   return rest
+}
+
+/**
+ * A QuickJS runtime on the main thread (where `vi.mock` of engine modules applies), warmed up
+ * before and disposed after the file or `describe` block that calls this.
+ */
+export function mainThreadRuntime(): QuickJsCodeRuntime {
+  const runtime = createQuickJsRuntime({ thread: 'main' })
+  beforeAll(async () => {
+    await runtime.warmUp(SMALL_LIMITS.memoryBytes)
+  })
+  afterAll(() => {
+    runtime.dispose()
+  })
+  return runtime
+}
+
+/** `tools.add({ a, b })` → `{ sum: a + b }`. */
+export const addTool: HostFunction = async (arg) => {
+  const { a, b } = arg as { a: number; b: number }
+  return { sum: a + b }
+}
+
+/** `tools.fail(…)`: rejects as a failed tool call does (`ToolCallError`, tool "fail", message "disk full"). */
+export const failingTool: HostFunction = async () => {
+  throw { name: 'ToolCallError', toolName: 'fail', message: 'disk full' }
 }

@@ -13,7 +13,7 @@ import { MAX_TIMER_MS, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { STALLED_MESSAGE } from '../src/runtime/execution'
 import { createQuickJsRuntime } from '../src/runtime/quickjs'
 import type { HostFunction } from '../src/runtime/types'
-import { SMALL_LIMITS, plain, runProgram, sleep } from './runtime-helpers'
+import { SMALL_LIMITS, failingTool, plain, runProgram, sleep } from './runtime-helpers'
 
 const runtimes = { worker: createQuickJsRuntime(), main: createQuickJsRuntime({ thread: 'main' }) }
 beforeAll(async () => {
@@ -26,9 +26,6 @@ afterAll(() => {
 /** The largest wall budget: a test that stalls only finishes because the run ends at once. */
 const NO_WALL = { computeMs: 30_000, wallMs: MAX_TIMER_MS } as const
 
-const failing: HostFunction = async () => {
-  throw { name: 'ToolCallError', toolName: 'fail', message: 'disk full' }
-}
 const echo: HostFunction = async (arg) => arg
 
 const unhandled = (message: string) => ({ kind: 'exception', message: `Uncaught (in promise) ${message}` })
@@ -65,7 +62,7 @@ describe.each(Object.entries(runtimes))('unhandled rejections fail the run (%s)'
     ['an object rejection value', "Promise.reject({ code: 7 })\nconsole.log('after')\nreturn 1", '{"code":7}'],
     ['a rejection in a subclass of Promise', "class P extends Promise {}\nnew P((_, reject) => reject(new Error('sub')))\nconsole.log('after')\nreturn 1", 'Error: sub'],
   ] as const)('%s', async (_kind, program, message) => {
-    const out = await runProgram(runtime, program, { bindings: { echo, fail: failing } })
+    const out = await runProgram(runtime, program, { bindings: { echo, fail: failingTool } })
     expect(plain(out)).toEqual({ logs: ['after'], error: unhandled(message) })
   })
 
@@ -99,7 +96,7 @@ describe.each(Object.entries(runtimes))('unhandled rejections fail the run (%s)'
     ],
     ['an un-awaited async function that succeeds', "async function f() { await null; console.log('ran') }\nf()\nawait null\nawait null\nawait null\nreturn 1", ['ran']],
   ] as const)('does not report a rejection that was handled: %s', async (_kind, program, logs) => {
-    expect(plain(await runProgram(runtime, program, { bindings: { echo, fail: failing } }))).toEqual({ value: 1, logs })
+    expect(plain(await runProgram(runtime, program, { bindings: { echo, fail: failingTool } }))).toEqual({ value: 1, logs })
   })
 
   it('keeps Promise semantics a program can observe', async () => {

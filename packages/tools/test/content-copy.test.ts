@@ -117,7 +117,7 @@ describe('one rendered text block at the caps (the path that skips the general c
     expect(texts(cut)).toEqual(['abcde\n[output truncated: showing 5 of 6 characters (1 line); request a narrower range or page to see the rest]'])
   })
 
-  test('a text as long as the line cap is still counted: 3 characters in 3 lines pass a cap of 3, 4 lines do not', async () => {
+  test('a text shorter than the line cap takes the fast path: 2 characters in 3 lines pass a cap of 3; 3 characters in 4 lines are cut', async () => {
     h = await createHarness({ registry: { contentLimits: { maxChars: 0, maxLines: 3 } } })
     const blocks: ContentBlock[] = [{ type: 'text', text: '\n\n' }]
     h.ctx.tools.register(showing(blocks))

@@ -37,6 +37,16 @@ export const ESBUILD_ASYNC_HELPER = `var __async = (__this, __arguments, generat
 };
 `
 
+/** The one step of esbuild's helper the prelude's copy changes: how an awaited value's callbacks are attached. */
+const AWAIT_STEP = 'Promise.resolve(x.value).then(fulfilled, rejected)'
+
+/**
+ * The prelude's `__async` (`prelude.ts` interpolates it): {@link ESBUILD_ASYNC_HELPER} itself,
+ * bound to the prelude's local `asyncHelper`, with its await step going through the prelude's
+ * `awaitThen` (see the module comment) — derived from esbuild's text, so the two cannot drift.
+ */
+export const PRELUDE_ASYNC_HELPER = ESBUILD_ASYNC_HELPER.replace('var __async = ', 'var asyncHelper = ').replace(AWAIT_STEP, 'awaitThen(Promise.resolve(x.value), fulfilled, rejected)')
+
 /**
  * `code` (a program stripped by `stripProgram` / `stripProgramCached`) without esbuild's
  * `__async` definition when the code begins with it, exactly {@link ESBUILD_ASYNC_HELPER};

@@ -54,6 +54,7 @@
  * own reports.
  */
 import { transformSync } from 'esbuild'
+import { PRELUDE_ASYNC_HELPER } from './async-helper'
 
 let minified: string | undefined
 
@@ -249,26 +250,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     if (isObjectLike(p)) markHandled(p);
     return apply(nativeThen, p, [onFulfilled, onRejected]);
   }
-  var asyncHelper = (__this, __arguments, generator) => {
-    return new Promise((resolve, reject) => {
-      var fulfilled = (value) => {
-        try {
-          step(generator.next(value));
-        } catch (e) {
-          reject(e);
-        }
-      };
-      var rejected = (value) => {
-        try {
-          step(generator.throw(value));
-        } catch (e) {
-          reject(e);
-        }
-      };
-      var step = (x) => x.done ? resolve(x.value) : awaitThen(Promise.resolve(x.value), fulfilled, rejected);
-      step((generator = generator.apply(__this, __arguments)).next());
-    });
-  };
+  ${PRELUDE_ASYNC_HELPER}
   var rejectWith = NativePromise.reject;
   function rejected(error) {
     return apply(rejectWith, TrackedPromise, [error]);
