@@ -95,6 +95,19 @@ describe('annotate', () => {
     expect(r!.meta!.annotations).toEqual({ cache: { hit: true }, wrapper: 'saw it' })
   })
 
+  test('an annotation made after the body settled, by a post-execute listener that accepts the result as it is, still lands in meta', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(echoTool())
+    h.ctx.tools.on('tools/post-execute', (exec, _draft, next) => {
+      if (exec.callId === 'c1') exec.annotate('reviewed', true)
+      return next()
+    })
+    const [annotated, plain] = await h.execute([call('echo', { text: 'a' }, 'c1'), call('echo', { text: 'b' }, 'c2')])
+    expect(annotated).toEqual({ callId: 'c1', content: annotated!.content, isError: false, value: { text: 'a' }, meta: { toolName: 'echo', annotations: { reviewed: true } } })
+    expect(plain).toEqual({ callId: 'c2', content: plain!.content, isError: false, value: { text: 'b' }, meta: { toolName: 'echo' } })
+    expect([Object.isFrozen(annotated), Object.isFrozen(plain), Object.isFrozen(annotated!.meta)]).toEqual([true, true, true])
+  })
+
   test('an empty key or a non-JSON value throws a TypeError naming the tool', async () => {
     h = await createHarness()
     const problems: string[] = []

@@ -17,6 +17,8 @@ export function finalize(state: CallState): ToolResult {
   // A policy stage may have reported progress for a call that never dispatched: close it here too.
   state.exec?.closeProgress()
   let draft = state.draft!
+  // Settle built the result already (see `succeed` in settle.ts) and no later stage replaced it.
+  if (draft === state.prebuilt && state.exec?.annotations === undefined) return state.prebuilt
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {
     try {

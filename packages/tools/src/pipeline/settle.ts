@@ -2,7 +2,7 @@
  * A body's value to a draft (internal): validated against the output schema, frozen, rendered
  * and capped. Used by dispatch and by a `tools/post-execute` decision that replaces the value.
  */
-import type { JsonValue } from '../contracts'
+import type { ContentBlock, JsonValue, ToolSuccess } from '../contracts'
 import { describeThrown, messages } from '../errors'
 import { copyPlain } from '../json-freeze'
 import { walkJson } from '../json-walk'
@@ -59,7 +59,23 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
   }
   const limits = run.host.config.contentLimits
   // The common rendering (one short text block) needs neither the general check nor the caps.
-  if (isShortText(content, limits)) return { isError: false, value: frozen, content: copyContent(content) }
+  if (isShortText(content, limits)) return succeed(state, frozen, copyContent(content))
   if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
-  return { isError: false, value: frozen, content: copyContent(capContent(content, limits)) }
+  return succeed(state, frozen, copyContent(capContent(content, limits)))
+}
+
+/**
+ * The success draft of `value` rendered as `content` (both frozen). When the result's metadata
+ * is settled already — no `finalizeContent`, no repairs, no `presentationMeta` — the draft is the
+ * call's frozen result itself, recorded as `state.prebuilt`: finalize hands it out unchanged
+ * while it is still the draft and nothing was annotated since (a post-execute decision or
+ * attached contexts make a new draft, and finalize builds the result as before).
+ */
+function succeed(state: CallState, value: JsonValue, content: readonly ContentBlock[]): Draft {
+  const tool = state.tool!
+  if (state.finalize !== undefined || state.repairs !== undefined || tool.definition.output.presentationMeta !== undefined) return { isError: false, value, content }
+  // Same keys in the same order as finalize's literals (one shape for every success result).
+  const result: ToolSuccess = Object.freeze({ callId: state.call.callId, content, isError: false as const, value, meta: tool.plainMeta() })
+  state.prebuilt = result
+  return result
 }

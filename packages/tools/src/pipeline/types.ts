@@ -2,7 +2,7 @@
  * The types the pipeline's stages share (internal): the host and configuration the registry
  * supplies, the per-runner context, the per-call state and its draft outcome.
  */
-import type { AnyToolDefinition, ApprovalService, ContentBlock, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolErrorInfo, ToolExecution, ToolGuard } from '../contracts'
+import type { AnyToolDefinition, ApprovalService, ContentBlock, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolErrorInfo, ToolExecution, ToolGuard, ToolSuccess } from '../contracts'
 import type { ResolvedToolSet } from '../executor'
 import type { FoundTool } from '../found-tool'
 import type { RepairModes } from '../repair'
@@ -97,6 +97,12 @@ export interface CallState {
   dispatched: boolean
   repairs: readonly string[] | undefined
   draft: Draft | undefined
+  /**
+   * The frozen result {@link settleValue} built as the call's success draft when nothing could
+   * change it but a later stage (see `settle.ts`): finalize hands it out as it is while it is
+   * still the draft, the same object (no second object and freeze per call).
+   */
+  prebuilt: ToolSuccess | undefined
 }
 
 /** A draft outcome. */
