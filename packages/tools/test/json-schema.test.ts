@@ -68,7 +68,7 @@ describe('issues: pointers name the offending instance location; messages are ex
     const found = getValidator(schema)([])
     expect(found).toEqual([{ pointer: '', keyword: 'type', message: 'must be object (got array)' }])
     expect(formatIssues(found)).toBe('(root): must be object (got array)')
-    expect(formatIssues(getValidator(schema)({ count: 'x' }))).toBe('/name: is required; /count: must be integer (got string)')
+    expect(formatIssues(getValidator(schema)({ count: 'x' }))).toBe('/count: must be integer (got string); /name: is required')
   })
 
   test('a valid value returns one shared frozen empty array; issues are frozen', () => {
@@ -116,6 +116,52 @@ describe('issues: pointers name the offending instance location; messages are ex
 
   test('a false subschema rejects the property', () => {
     expect(issues({ type: 'object', properties: { legacy: false } }, { legacy: 1 })).toEqual(['/legacy is not allowed'])
+  })
+})
+
+describe('issues come in the order the schema declares what they point at', () => {
+  test('a member’s violation before a later missing key (ajv checks required first)', () => {
+    const ab: JsonSchemaNode = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] }
+    expect(formatIssues(getValidator(ab)({ a: '2' }))).toBe('/a: must be integer (got string); /b: is required')
+    const ba: JsonSchemaNode = { type: 'object', properties: { b: { type: 'integer' }, a: { type: 'integer' } }, required: ['a', 'b'] }
+    expect(formatIssues(getValidator(ba)({ a: '2' }))).toBe('/b: is required; /a: must be integer (got string)')
+  })
+
+  test('nested objects and arrays: declared keys in declaration order, undeclared keys after them, elements by index (10 after 2), a location before what lies under it', () => {
+    const schema: JsonSchemaNode = {
+      type: 'object',
+      properties: {
+        assignee: { type: 'object', properties: { login: { type: 'string' }, team: { type: 'string' } }, required: ['login'], additionalProperties: false },
+        checklist: { type: 'array', items: { type: 'object', properties: { text: { type: 'string' }, done: { type: 'boolean' } }, required: ['text'] } },
+        title: { type: 'string' },
+      },
+      required: ['title', 'assignee'],
+    }
+    const items = Array.from({ length: 11 }, (_, i) => (i === 2 || i === 10 ? { done: 'no' } : { text: 't' }))
+    expect(issues(schema, { checklist: items, assignee: { name: 'x', team: 1 } })).toEqual([
+      '/assignee/login is required',
+      '/assignee/team must be string (got number)',
+      '/assignee/name is not a declared key (declared: "login", "team")',
+      '/checklist/2/text is required',
+      '/checklist/2/done must be boolean (got string)',
+      '/checklist/10/text is required',
+      '/checklist/10/done must be boolean (got string)',
+      '/title is required',
+    ])
+  })
+
+  test('local $refs are followed, escaped pointer segments are read as keys, and a tuple’s elements use their own schemas', () => {
+    const schema: JsonSchemaNode = {
+      type: 'object',
+      $defs: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'object', properties: { 'z/y': { type: 'integer' }, 'a~b': { type: 'integer' } } }] } },
+      properties: { second: { $ref: '#/$defs/pair' }, first: { type: 'integer' } },
+    }
+    expect(issues(schema, { first: 'x', second: [1, { 'a~b': 'no', 'z/y': 'no' }] })).toEqual([
+      '/second/0 must be string (got number)',
+      '/second/1/z~1y must be integer (got string)',
+      '/second/1/a~0b must be integer (got string)',
+      '/first must be integer (got string)',
+    ])
   })
 })
 

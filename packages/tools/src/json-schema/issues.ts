@@ -247,7 +247,8 @@ function summarise(errors: readonly ErrorObject[], roots: readonly unknown[], da
  * Maps ajv errors (of a schema whose `schemaPath`s resolve in one of `roots`) on `data` to issues:
  * human messages, instance pointers naming the offending location, one summary per failing
  * `anyOf`/`oneOf` (the branch the value's type selects when exactly one does; otherwise a
- * single issue at the combinator's location), duplicates removed.
+ * single issue at the combinator's location), duplicates removed, in the order the schema
+ * declares its fields (see {@link orderByDeclaration}).
  */
 export function mapErrors(errors: readonly ErrorObject[], roots: readonly unknown[], data: unknown): ValidationIssue[] {
   const seen = new Set<string>()
@@ -258,7 +259,69 @@ export function mapErrors(errors: readonly ErrorObject[], roots: readonly unknow
     seen.add(key)
     issues.push(issue)
   }
-  return issues
+  return issues.length > 1 ? orderByDeclaration(issues, roots[0]) : issues
+}
+
+/** Where a pointer segment sorts when the schema does not declare it: after every declared one. */
+const UNDECLARED = Number.MAX_SAFE_INTEGER
+
+/**
+ * Orders issues as the schema declares what they point at, so the text reads in the tool's own
+ * field order whatever order ajv checked its keywords in (ajv reports a whole object's missing
+ * keys before its members' violations): segment by segment, a key's position in its object's
+ * `properties` (local `$ref`s followed), an array element's index; a key the schema does not
+ * declare sorts after the declared ones, and a location before what lies under it. Issues with
+ * the same position keep ajv's order (the sort is stable). Example, `properties: { a, b }` with
+ * both required and `{ "a": "2" }`: `/a: must be integer (got string); /b: is required`.
+ */
+function orderByDeclaration(issues: readonly ValidationIssue[], root: unknown): ValidationIssue[] {
+  const positions = new Map<object, Map<string, number>>()
+  const positionIn = (properties: Record<string, unknown>, key: string): number => {
+    let index = positions.get(properties)
+    if (index === undefined) {
+      index = new Map(Object.keys(properties).map((name, i) => [name, i]))
+      positions.set(properties, index)
+    }
+    return index.get(key) ?? UNDECLARED
+  }
+  const keyOf = (pointer: string): number[] => {
+    if (pointer === '') return []
+    const key: number[] = []
+    let node: unknown = root
+    for (const raw of pointer.slice(1).split('/')) {
+      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+      const schema = deref(root, node)
+      const properties = isObject(schema) && isObject(schema.properties) ? schema.properties : undefined
+      if (properties !== undefined && Object.hasOwn(properties, segment)) {
+        key.push(positionIn(properties, segment))
+        node = properties[segment]
+      } else if (/^(?:0|[1-9]\d*)$/.test(segment)) {
+        const index = Number(segment)
+        key.push(index)
+        node = isObject(schema) ? elementSchema(schema, index) : undefined
+      } else {
+        key.push(UNDECLARED)
+        node = undefined
+      }
+    }
+    return key
+  }
+  const keyed = issues.map((issue, order) => ({ issue, order, key: keyOf(issue.pointer) }))
+  keyed.sort((x, y) => compareKeys(x.key, y.key) || x.order - y.order)
+  return keyed.map((entry) => entry.issue)
+}
+
+/** The schema of element `index` of an array schema (`prefixItems`, then `items` in either draft's form). */
+function elementSchema(schema: Record<string, unknown>, index: number): unknown {
+  if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) return schema.prefixItems[index]
+  if (Array.isArray(schema.items)) return index < schema.items.length ? schema.items[index] : schema.additionalItems
+  return schema.items
+}
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
+  return a.length - b.length
 }
 
 /** Characters of issue text `formatIssues` lists before it summarises the rest. */

@@ -31,7 +31,9 @@ const byStructure = new Map<string, Validator>()
 const counters = { validators: 0, compiles: 0, compileFailures: 0, identityHits: 0, structuralHits: 0 }
 
 /**
- * The validator of a schema. Cached by schema object identity (a `WeakMap`) and by structure
+ * The validator of a schema: it returns a shared frozen empty array for a valid value, else every
+ * violation as a frozen issue, in the order the schema declares what they point at
+ * (`orderByDeclaration` in `issues.ts`). Cached by schema object identity (a `WeakMap`) and by structure
  * (its JSON text), so identical schemas share one compiled function and the same
  * `Validator` object is returned for the same schema. Compilation happens lazily on the
  * validator's first call. Schemas are treated as immutable once a validator exists (the
