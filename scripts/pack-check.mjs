@@ -117,11 +117,10 @@ const cleanup = () => {
 process.on('exit', cleanup)
 
 step('pnpm pack', () => {
-  lib.pnpm(LABEL, ['-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', tarballs])
+  const files = lib.pack(LABEL, packages, tarballs)
   const problems = []
-  for (const p of packages) {
-    const file = join(tarballs, p.tarball)
-    if (!existsSync(file)) fail(`pnpm pack did not write ${p.tarball}`, readdirSync(tarballs).join('\n'))
+  for (const [i, p] of packages.entries()) {
+    const file = files[i]
     const packed = JSON.parse(run('tar', ['-xzOf', file, 'package/package.json'], work).output)
     for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies']) {
       for (const [dep, spec] of Object.entries(packed[field] ?? {})) {

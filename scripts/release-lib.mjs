@@ -1,5 +1,6 @@
-// Shared by the release-path scripts (pack-check.mjs, release-dry-run.mjs): the public packages
-// of the workspace, child processes that fail loudly, timed steps, and pnpm's tarball names.
+// Shared by the release-path scripts (pack-check.mjs, pack-local.mjs, release-dry-run.mjs): the
+// public packages of the workspace, child processes that fail loudly, timed steps, pnpm's tarball
+// names and packing.
 import { spawn, spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
@@ -101,4 +102,18 @@ export function step(label, what, fn) {
 /** Builds the given packages with turbo (cached: unchanged packages cost nothing). */
 export function build(label, packages) {
   pnpm(label, ['exec', 'turbo', 'run', 'build', ...packages.flatMap((p) => ['--filter', p.name])])
+}
+
+/**
+ * Packs the given packages with pnpm into `destination` (pnpm rewrites `workspace:` and
+ * `catalog:` specifiers; npm pack would not: docs/releasing.md) and returns the tarballs' paths in
+ * the packages' order. Fails the script when a tarball is missing.
+ */
+export function pack(label, packages, destination) {
+  pnpm(label, ['-r', ...packages.flatMap((p) => ['--filter', p.name]), 'pack', '--pack-destination', destination])
+  return packages.map((p) => {
+    const file = join(destination, p.tarball)
+    if (!existsSync(file)) fail(label, `pnpm pack did not write ${p.tarball}`, readdirSync(destination).join('\n'))
+    return file
+  })
 }

@@ -2,7 +2,7 @@
  * The timeout policy's configuration: its shape, its validation, and the Standard Schema that
  * lets cordis reject a bad config before the plugin starts (docs/design.md, "Timeout policy").
  */
-import { MAX_TIMER_MS } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, showConfigValue, unknownOptions } from '@deepseek-ai/dsh-tools'
 
 /** Grace a signal-ignoring body gets after its signal fired when `hardLimit: true` is given (1,000 ms). */
 export const DEFAULT_GRACE_MS = 1_000
@@ -70,16 +70,8 @@ export class TimeoutPolicyConfigError extends RangeError {
 }
 
 const PREFIX = 'tool-call-timeout-policy config:'
-const TOP_KEYS: ReadonlySet<string> = new Set(['defaultTimeoutMs', 'hardLimit'])
-const HARD_KEYS: ReadonlySet<string> = new Set(['graceMs'])
-
-function describe(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value)
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  if (typeof value === 'object') return 'an object'
-  return String(value)
-}
+const TOP_KEYS: readonly string[] = ['defaultTimeoutMs', 'hardLimit']
+const HARD_KEYS: readonly string[] = ['graceMs']
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -89,7 +81,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function checkBudget(value: unknown, pointer: string, issues: TimeoutConfigIssue[]): number | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMER_MS) {
-    issues.push({ pointer, message: `${PREFIX} ${pointer} must be a positive finite number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(value)}` })
+    issues.push({ pointer, message: `${PREFIX} ${pointer} must be a positive finite number of milliseconds up to ${MAX_TIMER_MS}, got ${showConfigValue(value)}` })
     return undefined
   }
   return value
@@ -99,18 +91,15 @@ function checkBudget(value: unknown, pointer: string, issues: TimeoutConfigIssue
 function checkGrace(value: unknown, pointer: string, issues: TimeoutConfigIssue[]): number | undefined {
   if (value === undefined) return undefined
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    issues.push({ pointer, message: `${PREFIX} ${pointer} must be a non-negative finite number of milliseconds up to ${MAX_TIMER_MS}, got ${describe(value)}` })
+    issues.push({ pointer, message: `${PREFIX} ${pointer} must be a non-negative finite number of milliseconds up to ${MAX_TIMER_MS}, got ${showConfigValue(value)}` })
     return undefined
   }
   return value
 }
 
-function checkKeys(record: Record<string, unknown>, allowed: ReadonlySet<string>, base: string, issues: TimeoutConfigIssue[]): void {
-  for (const key of Object.keys(record)) {
-    if (!allowed.has(key)) {
-      issues.push({ pointer: `${base}/${key}`, message: `${PREFIX} ${base}/${key} is not a known option (expected ${[...allowed].join(', ')})` })
-    }
-  }
+/** Every unknown key is an issue, with the "did you mean" of the other packages' configs. */
+function checkKeys(record: Record<string, unknown>, allowed: readonly string[], base: string, issues: TimeoutConfigIssue[]): void {
+  for (const unknown of unknownOptions(record, allowed, base)) issues.push({ pointer: unknown.pointer, message: `${PREFIX} ${unknown.pointer} ${unknown.detail}` })
 }
 
 /**
@@ -122,7 +111,7 @@ export function checkTimeoutPolicyConfig(config: unknown): { readonly config?: R
   const issues: TimeoutConfigIssue[] = []
   if (config === undefined || config === null) return { config: Object.freeze({ defaultTimeoutMs: undefined, graceMs: undefined }), issues }
   if (!isRecord(config)) {
-    issues.push({ pointer: '', message: `${PREFIX} expected an object such as { defaultTimeoutMs?, hardLimit? }, got ${describe(config)}` })
+    issues.push({ pointer: '', message: `${PREFIX} expected an object such as { defaultTimeoutMs?, hardLimit? }, got ${showConfigValue(config)}` })
     return { issues }
   }
   checkKeys(config, TOP_KEYS, '', issues)
@@ -134,7 +123,7 @@ export function checkTimeoutPolicyConfig(config: unknown): { readonly config?: R
     checkKeys(hard, HARD_KEYS, '/hardLimit', issues)
     graceMs = checkGrace(hard.graceMs, '/hardLimit/graceMs', issues) ?? DEFAULT_GRACE_MS
   } else if (hard !== undefined && hard !== false) {
-    issues.push({ pointer: '/hardLimit', message: `${PREFIX} /hardLimit must be true, false or { graceMs }, got ${describe(hard)}` })
+    issues.push({ pointer: '/hardLimit', message: `${PREFIX} /hardLimit must be true, false or { graceMs }, got ${showConfigValue(hard)}` })
   }
   if (issues.length > 0) return { issues }
   return { config: Object.freeze({ defaultTimeoutMs, graceMs }), issues }

@@ -111,7 +111,7 @@ describe('configuration', () => {
     ['string budget', { defaultTimeoutMs: '100' }, /\/defaultTimeoutMs .* got "100"/],
     ['negative grace', { hardLimit: { graceMs: -1 } }, /\/hardLimit\/graceMs must be a non-negative finite number of milliseconds up to 2147483647, got -1/],
     ['hardLimit of the wrong type', { hardLimit: 'yes' }, /\/hardLimit must be true, false or \{ graceMs \}, got "yes"/],
-    ['a typo in a key', { defaultTimeout: 100 }, /\/defaultTimeout is not a known option \(expected defaultTimeoutMs, hardLimit\)/],
+    ['a typo in a key', { defaultTimeout: 100 }, /\/defaultTimeout is not a known option \(expected defaultTimeoutMs, hardLimit; did you mean "defaultTimeoutMs"\?\)/],
     ['not an object', 42, /expected an object such as \{ defaultTimeoutMs\?, hardLimit\? \}, got 42/],
   ]
 
@@ -149,6 +149,24 @@ describe('configuration', () => {
     expect(error).toBeInstanceOf(TimeoutPolicyConfigError)
     expect(error).toBeInstanceOf(RangeError)
     expect((error as TimeoutPolicyConfigError).issues.map((i) => i.pointer)).toEqual(['/defaultTimeoutMs', '/hardLimit/graceMs'])
+  })
+
+  test('unknown keys read as in every other config of the family: each one, with a close known key as "did you mean"', () => {
+    const issues = checkTimeoutPolicyConfig({ defaultTimeout: 100, hardLimit: { grace: 5 }, extra: 1 }).issues
+    expect(issues).toEqual([
+      { pointer: '/defaultTimeout', message: 'tool-call-timeout-policy config: /defaultTimeout is not a known option (expected defaultTimeoutMs, hardLimit; did you mean "defaultTimeoutMs"?)' },
+      { pointer: '/extra', message: 'tool-call-timeout-policy config: /extra is not a known option (expected defaultTimeoutMs, hardLimit)' },
+      { pointer: '/hardLimit/grace', message: 'tool-call-timeout-policy config: /hardLimit/grace is not a known option (expected graceMs; did you mean "graceMs"?)' },
+    ])
+    expect(() => resolveTimeoutPolicyConfig({ defaultTimeout: 100 } as never)).toThrow(
+      'tool-call-timeout-policy config: /defaultTimeout is not a known option (expected defaultTimeoutMs, hardLimit; did you mean "defaultTimeoutMs"?)',
+    )
+  })
+
+  test('a refused value reads as in every other config: a function by its kind, not its source', () => {
+    expect(checkTimeoutPolicyConfig({ defaultTimeoutMs: () => 1 }).issues.map((i) => i.message)).toEqual([
+      'tool-call-timeout-policy config: /defaultTimeoutMs must be a positive finite number of milliseconds up to 2147483647, got a function',
+    ])
   })
 
   test('valid configs normalise: hardLimit true → default grace, limits inclusive', () => {

@@ -183,6 +183,15 @@ export interface ToolOutput<Args, Value extends JsonValue> {
   presentationMeta?(args: Args, value: Value): JsonValue | undefined
 }
 
+/**
+ * What a body given to `defineTool` or `defineRawTool` may return for the value type `Value`:
+ * the value itself, or nothing (`undefined`, or a `void` function) when `Value` admits `null`.
+ * A body that returns nothing succeeded with the value `null` when the output schema admits
+ * `null`, and is `INVALID_TOOL_OUTPUT` otherwise; so a `Value` without `null` (e.g. a
+ * `defineTool` output of `{ type: 'integer' }`) does not admit returning nothing.
+ */
+export type ToolBodyResult<Value extends JsonValue> = Value | (null extends Value ? void : never)
+
 /** What `finalizeContent` receives beside the content. */
 export interface FinalizeInput {
   readonly callId: string
@@ -205,8 +214,13 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   /** JSON Schema of the arguments object (the projection of the DSL for `defineTool`). */
   readonly parameters: JsonSchemaNode
   readonly output: ToolOutput<Args, Value>
-  /** The body. Returns only the declared JSON value; must observe `exec.signal`. */
-  execute(args: Args, exec: ToolExecution): Value | Promise<Value>
+  /**
+   * The body. Returns only the declared JSON value, or nothing (`undefined`): the pipeline
+   * records nothing as the value `null` when the output schema admits `null` and as
+   * `INVALID_TOOL_OUTPUT` otherwise (`defineTool` and `defineRawTool` admit a body returning
+   * nothing only when `Value` admits `null`: {@link ToolBodyResult}). Must observe `exec.signal`.
+   */
+  execute(args: Args, exec: ToolExecution): Value | void | Promise<Value | void>
   /** Declarative deadline in ms; enforced only by `@deepseek-ai/dsh-tool-call-timeout-policy`. */
   readonly timeoutMs?: number
   /** Exactly `true` makes a call parallel-safe; anything else (or a throw) is exclusive. */

@@ -225,7 +225,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     return undefined
   }
   const body = input.execute
-  const execute = async (args: Args, exec: ToolExecution): Promise<Value> => {
+  const execute = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
     let entry = parsed.get(args as object)
     if (entry === undefined) {
       let result: StandardSchemaV1.Result<unknown>
@@ -239,7 +239,9 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     }
     const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
     if (validateOutput !== undefined) {
-      const result = await validateOutput(value)
+      // A body that returned nothing is the value null (as the pipeline records it), so the
+      // library checks null: `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
+      const result = await validateOutput(value === undefined ? null : value)
       if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatStandardIssues(result.issues)))
     }
     return value

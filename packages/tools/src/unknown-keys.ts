@@ -175,14 +175,33 @@ export interface UnknownOption {
  */
 export function unknownOption(config: object, known: readonly string[], base = ''): UnknownOption | undefined {
   const keys = Object.keys(config)
-  for (const key of keys) {
-    if (known.includes(key)) continue
-    // A known key the config already holds is no suggestion (as for arguments).
-    const near = suggestKey(key, known, new Set(keys))
-    const expected = `expected ${known.join(', ')}${near === undefined ? '' : `; did you mean "${near}"?`}`
-    return Object.freeze({ key, pointer: `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail: `is not a known option (${expected})` })
-  }
+  for (const key of keys) if (!known.includes(key)) return describeUnknown(key, known, keys, base)
   return undefined
+}
+
+/**
+ * Every key of a config object that is not one of `known`, in the object's key order, each as
+ * {@link unknownOption} describes it (empty when every key is known). For a config check that
+ * reports every problem at once rather than the first, e.g. the timeout policy's
+ * `tool-call-timeout-policy config: /defaultTimeout is not a known option (expected
+ * defaultTimeoutMs, hardLimit; did you mean "defaultTimeoutMs"?)`.
+ *
+ * @param config - the object to check (callers check it is an object first).
+ * @param known - the keys the package documents, in the order the message lists them.
+ * @param base - JSON pointer of `config` inside the whole config, `''` for the root.
+ */
+export function unknownOptions(config: object, known: readonly string[], base = ''): readonly UnknownOption[] {
+  const keys = Object.keys(config)
+  const found: UnknownOption[] = []
+  for (const key of keys) if (!known.includes(key)) found.push(describeUnknown(key, known, keys, base))
+  return Object.freeze(found)
+}
+
+function describeUnknown(key: string, known: readonly string[], keys: readonly string[], base: string): UnknownOption {
+  // A known key the config already holds is no suggestion (as for arguments).
+  const near = suggestKey(key, known, new Set(keys))
+  const expected = `expected ${known.join(', ')}${near === undefined ? '' : `; did you mean "${near}"?`}`
+  return Object.freeze({ key, pointer: `${base}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, detail: `is not a known option (${expected})` })
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { checkConfigObject, showConfigValue, ToolRegistry, unknownOption, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, ToolRegistry, unknownOption, unknownOptions, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
 import { Context } from 'cordis'
 
 describe('checkConfigObject and showConfigValue (the check every package config runs)', () => {
@@ -33,6 +33,24 @@ describe('unknownOption', () => {
   test('undefined when every key is known (also for an empty object)', () => {
     expect(unknownOption({ a: 1, b: undefined }, ['a', 'b'])).toBeUndefined()
     expect(unknownOption({}, [])).toBeUndefined()
+  })
+})
+
+describe('unknownOptions', () => {
+  test('every unknown key in key order, each described as unknownOption describes the first', () => {
+    const config = { defaultTimeout: 1, hardLimit: true, hardlimit: false, 'a/b': 2 }
+    const all = unknownOptions(config, ['defaultTimeoutMs', 'hardLimit'], '/x')
+    expect(all).toEqual([
+      { key: 'defaultTimeout', pointer: '/x/defaultTimeout', detail: 'is not a known option (expected defaultTimeoutMs, hardLimit; did you mean "defaultTimeoutMs"?)' },
+      { key: 'hardlimit', pointer: '/x/hardlimit', detail: 'is not a known option (expected defaultTimeoutMs, hardLimit)' },
+      { key: 'a/b', pointer: '/x/a~1b', detail: 'is not a known option (expected defaultTimeoutMs, hardLimit)' },
+    ])
+    expect(all[0]).toEqual(unknownOption(config, ['defaultTimeoutMs', 'hardLimit'], '/x'))
+    expect(Object.isFrozen(all)).toBe(true)
+  })
+
+  test('empty when every key is known', () => {
+    expect(unknownOptions({ a: 1 }, ['a'])).toEqual([])
   })
 })
 

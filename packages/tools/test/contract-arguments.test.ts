@@ -112,7 +112,7 @@ describe('a body that returns nothing succeeded', () => {
   test('raw tool returning undefined: success with value null, the model reads "(no output)"', async () => {
     await harness()
     let runs = 0
-    h.ctx.tools.register(defineRawTool({ name: 'notify', description: 'Send a notification.', inputSchema: { type: 'object' }, execute: () => void runs++ as never }))
+    h.ctx.tools.register(defineRawTool({ name: 'notify', description: 'Send a notification.', inputSchema: { type: 'object' }, execute: () => void runs++ }))
     const [r] = await h.execute([call('notify', {}, 'c1')])
     expect(r).toEqual({ callId: 'c1', isError: false, value: null, content: [{ type: 'text', text: '(no output)' }], meta: { toolName: 'notify' } })
     expect(NULL_RESULT_TEXT).toBe('(no output)')
@@ -127,7 +127,7 @@ describe('a body that returns nothing succeeded', () => {
         description: 'Delete.',
         parameters: {},
         output: { schema: { type: 'null' }, render: (_a, v) => [{ type: 'text', text: `deleted (${String(v)})` }] },
-        execute: () => undefined as unknown as null,
+        execute: () => undefined,
       }),
     )
     const [r] = await h.execute([call('delete_file', {}, 'c1')])
@@ -144,7 +144,7 @@ describe('a body that returns nothing succeeded', () => {
 
   test('an output schema that does not admit null: INVALID_TOOL_OUTPUT saying the body returned nothing', async () => {
     await harness()
-    h.ctx.tools.register(defineRawTool({ name: 'count', description: 'Count.', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, execute: () => undefined as never }))
+    h.ctx.tools.register(defineRawTool({ name: 'count', description: 'Count.', inputSchema: { type: 'object' }, outputSchema: { type: 'object' }, execute: () => undefined }))
     const [r] = await h.execute([call('count', {}, 'c1')])
     expect(r!.isError && r!.error).toEqual({
       message: 'Tool "count" returned an invalid value: (root) is undefined: the body returned nothing, and the output schema does not admit null',

@@ -4,8 +4,12 @@
  * reader would use it: how raw calls are normalised (argument text or objects, empty text,
  * invisible edges, missing or `null` arguments, repeated call ids), the exact failure of a
  * throwing guard and of a throwing `checkArguments`, and the two ways a failure's content may
- * differ from `Error: <message>` (block feedback, the definition's own `finalizeContent`).
+ * differ from `Error: <message>` (block feedback, the definition's own `finalizeContent`); and
+ * every `INVALID_ARGS` text the tools README's "Results and codes" table and docs/glossary.md
+ * show (malformed entries, size cap, not JSON, cut off, not an object, not lossless JSON).
  */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
@@ -257,5 +261,59 @@ describe('docs/glossary.md, "Lossless JSON"', () => {
       ['c1', 'ok {"name":"ada","tags":["a",null]}'],
       ['c2', 'INVALID_ARGS: Error: Invalid arguments for tool "echo": /a is undefined'],
     ])
+  })
+})
+
+describe('the INVALID_ARGS texts of the README "Results and codes" table (and docs/glossary.md)', () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8')
+  const glossary = readFileSync(fileURLToPath(new URL('../../../docs/glossary.md', import.meta.url)), 'utf8')
+
+  test('each documented example is what a call like it gets, exactly', async () => {
+    h = await createHarness({ registry: { maxArgumentBytes: 64 } })
+    h.ctx.tools.register(defineRawTool({ name: 'x', description: 'x', inputSchema: { type: 'object' }, execute: () => 'ok' }))
+    const circular: Record<string, unknown> = {}
+    circular.a = circular
+    let deep: Record<string, unknown> = {}
+    for (let i = 0; i < 300; i++) deep = { a: deep }
+    const results = await h.tools.execute({
+      calls: [
+        null,
+        { name: 'x', arguments: '{}' },
+        { callId: 'named', name: 5, arguments: '{}' },
+        { callId: 'big', name: 'x', arguments: JSON.stringify({ s: 'x'.repeat(100) }) },
+        { callId: 'json', name: 'x', arguments: '{"a": 1,}' },
+        { callId: 'cut', name: 'x', arguments: '{"a": "' },
+        { callId: 'array', name: 'x', arguments: '[1,2]' },
+        { callId: 'nan', name: 'x', arguments: { n: Number.NaN } },
+        { callId: 'date', name: 'x', arguments: { d: new Date(0) } },
+        { callId: 'fn', name: 'x', arguments: { f: () => 1 } },
+        { callId: 'bigint', name: 'x', arguments: { a: 1n } },
+        { callId: 'cycle', name: 'x', arguments: circular },
+        { callId: 'hole', name: 'x', arguments: { a: [1, , 2] } },
+      ] as never,
+    })
+    const expected: [string, string][] = [
+      ['invalid-call-0', 'Invalid tool call at position 0: expected an object with callId, name and arguments, got null'],
+      ['invalid-call-1', 'Invalid tool call at position 1: callId must be a non-empty string, got undefined'],
+      ['named', 'Invalid tool call at position 2: name must be a string, got number'],
+      ['big', 'Invalid arguments for tool "x": the arguments are 108 bytes, over the limit of 64 bytes'],
+      ['json', 'Invalid arguments for tool "x": not valid JSON (Expected double-quoted property name in JSON at position 8)'],
+      ['cut', 'Invalid arguments for tool "x": the JSON ends before it is complete (cut off after 7 characters, likely at the model\'s output limit); the call was not run'],
+      ['array', 'Invalid arguments for tool "x": expected a JSON object, got array'],
+      ['nan', 'Invalid arguments for tool "x": /n NaN is not a JSON number'],
+      ['date', 'Invalid arguments for tool "x": /d is a Date object, not plain JSON'],
+      ['fn', 'Invalid arguments for tool "x": /f is a function'],
+      ['bigint', 'Invalid arguments for tool "x": /a is a BigInt'],
+      ['cycle', 'Invalid arguments for tool "x": /a is a circular reference'],
+      ['hole', 'Invalid arguments for tool "x": /a/1 is a hole in a sparse array'],
+    ]
+    expect(results.map((r) => [r.callId, r.isError ? `${r.error.info?.code}: ${r.error.message}` : 'ok'])).toEqual(expected.map(([id, text]) => [id, `INVALID_ARGS: ${text}`]))
+    // The README shows every malformed entry at position 0, and the lossless-JSON problems after the first without their prefix.
+    const documented = (text: string): boolean => readme.includes(text.replace(/position \d+/, 'position 0')) || readme.includes(text.replace(/^Invalid arguments for tool "x": (?=\/)/, ''))
+    for (const [, text] of expected) expect(documented(text), text).toBe(true)
+    for (const text of [expected[0]![1], expected[5]![1].slice('Invalid arguments for tool "x": '.length), 'expected a JSON object, got array', '/n NaN is not a JSON number']) expect(glossary.includes(text), text).toBe(true)
+
+    const deeper = await h.tools.execute({ calls: [{ callId: 'deep', name: 'x', arguments: deep as never }] })
+    expect(deeper[0]!.isError && deeper[0]!.error.message).toMatch(/^Invalid arguments for tool "x": (\/a)+\/…(\/a)+ nests deeper than 256 levels$/)
   })
 })

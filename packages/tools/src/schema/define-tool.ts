@@ -3,7 +3,7 @@
  * `output.schema` (a `SchemaSpecError` becomes a `ToolDefinitionError` naming the tool), and the
  * frozen definition; a Standard Schema `parameters` is handed to `defineStandardTool`.
  */
-import type { ContentBlock, JsonValue, ToolDefinition, ToolExecution } from '../contracts'
+import type { ContentBlock, JsonValue, ToolBodyResult, ToolDefinition, ToolExecution } from '../contracts'
 import { callbackMembers } from '../define-members'
 import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from '../standard-schema'
 import { deepFreeze } from '../json'
@@ -30,8 +30,11 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
  */
 export interface DefineToolCallbacks<A, E, V extends JsonValue>
   extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
-  /** Returns only the declared JSON value; must observe `exec.signal`. */
-  execute(args: E, exec: ToolExecution): V | Promise<V>
+  /**
+   * Returns only the declared JSON value — or nothing (`undefined`/`void`), recorded as `null`,
+   * when the declared value admits `null` ({@link ToolBodyResult}); must observe `exec.signal`.
+   */
+  execute(args: E, exec: ToolExecution): ToolBodyResult<V> | Promise<ToolBodyResult<V>>
 }
 
 /** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
