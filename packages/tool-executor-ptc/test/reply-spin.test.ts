@@ -95,7 +95,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter(3)
     const gate = new SpinGate(1)
     const clock = fakeClock(0.01)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate }, clock.now)).toBe('spun')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, clock.now)).toBe('spun')
     expect(counter.reads).toBe(3)
     expect(counter.waits).toEqual([])
     expect(counter.marks).toEqual([true, false])
@@ -106,7 +106,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter()
     const gate = new SpinGate(1)
     const clock = fakeClock(0.0625)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.25, gate }, clock.now)).toBe('blocked')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.25, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
     // Reads at 0, 0.0625, 0.125, 0.1875 (elapsed after each: 0.0625 … 0.25, the last ends the spin).
     expect(counter.reads).toBe(4)
     expect(counter.waits).toEqual([[0n, 99.75]])
@@ -118,7 +118,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter()
     const gate = new SpinGate(1)
     const clock = fakeClock(0.0625)
-    expect(waitForReply(counter, 0n, 0.125, { ms: 10, gate }, clock.now)).toBe('spent')
+    expect(waitForReply(counter, 0n, 0.125, { ms: 10, gate, lastWaitMs: 0 }, clock.now)).toBe('spent')
     expect(counter.reads).toBe(2)
     expect(counter.waits).toEqual([])
     expect(gate.spinning()).toBe(0)
@@ -133,7 +133,7 @@ describe('waitForReply', () => {
       const counter = fakeCounter(1)
       const gate = new SpinGate(1)
       const clock = fakeClock(0.01)
-      expect(waitForReply(counter, 0n, timeoutMs, { ms, gate }, clock.now)).toBe('blocked')
+      expect(waitForReply(counter, 0n, timeoutMs, { ms, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
       expect(counter.reads).toBe(0)
       expect(clock.reads()).toBe(0)
       expect(counter.waits).toEqual([[0n, timeoutMs]])
@@ -147,12 +147,44 @@ describe('waitForReply', () => {
     expect(gate.enter()).toBe(true)
     const counter = fakeCounter()
     const clock = fakeClock(0.01)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate }, clock.now)).toBe('blocked')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
     expect(counter.reads).toBe(0)
+    expect(counter.marks).toEqual([])
     expect(counter.waits).toEqual([[0n, 100]])
     expect(gate.spinning()).toBe(1)
     gate.leave()
     expect(gate.spinning()).toBe(0)
+  })
+
+  it('does not spin after a wait that took longer than the budget, and spins again after one that did not', () => {
+    const counter = fakeCounter()
+    const gate = new SpinGate(1)
+    const clock = fakeClock(0.0625)
+    const spin = { ms: 0.25, gate, lastWaitMs: 0 }
+    // Spins 0.25 ms, blocks; the clock read after the block says the whole wait took 0.3125 ms.
+    expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
+    expect(spin.lastWaitMs).toBe(0.3125)
+    expect(counter.reads).toBe(4)
+    // Longer than the budget: the next wait blocks at once (no read of the counter) …
+    expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
+    expect(counter.reads).toBe(4)
+    expect(counter.waits).toEqual([
+      [0n, 99.75],
+      [0n, 100],
+    ])
+    // … and measures 0.0625 ms: within the budget, so the one after spins again.
+    expect(spin.lastWaitMs).toBe(0.0625)
+    expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
+    expect(counter.reads).toBe(8)
+    expect(counter.marks).toEqual([true, false, true, false])
+    expect(gate.spinning()).toBe(0)
+  })
+
+  it('records how long a wait that ended in its spin took', () => {
+    // Moves at the third read: after two clock reads past the start (0.0625 ms each).
+    const spin = { ms: 0.25, gate: new SpinGate(1), lastWaitMs: 0 }
+    expect(waitForReply(fakeCounter(3), 0n, 100, spin, fakeClock(0.0625).now)).toBe('spun')
+    expect(spin.lastWaitMs).toBe(0.125)
   })
 
   it('gives the place back when the spin throws', () => {
@@ -164,7 +196,7 @@ describe('waitForReply', () => {
         throw new Error('read failed')
       },
     }
-    expect(() => waitForReply(failing, 0n, 100, { ms: 0.2, gate }, fakeClock(0.01).now)).toThrow('read failed')
+    expect(() => waitForReply(failing, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, fakeClock(0.01).now)).toThrow('read failed')
     expect(counter.marks).toEqual([true, false])
     expect(gate.spinning()).toBe(0)
   })
@@ -174,7 +206,7 @@ describe('waitForReply', () => {
     const seen = monitor.wakeCount()
     monitor.wakeEngine()
     const gate = new SpinGate(1)
-    expect(waitForReply(monitor, seen, 100, { ms: 10, gate })).toBe('spun')
+    expect(waitForReply(monitor, seen, 100, { ms: 10, gate, lastWaitMs: 0 })).toBe('spun')
     expect(monitor.isSpinning()).toBe(false)
     expect(gate.spinning()).toBe(0)
   })

@@ -102,10 +102,15 @@ export interface WakeCounter {
   isSpinning(): boolean
 }
 
-/** How the engine spins before it blocks: the budget (ms, 0: never) and the pool's gate. */
+/**
+ * How one engine thread spins before it blocks: the budget (ms, 0: never), the pool's gate, and
+ * how long its last wait took (ms; written by {@link waitForReply}, start it at 0).
+ */
 export interface ReplySpin {
   readonly ms: number
   readonly gate: SpinGate
+  /** How long the last {@link waitForReply} waited (until the counter moved, or its timeout). */
+  lastWaitMs: number
 }
 
 /**
@@ -115,26 +120,36 @@ export interface ReplySpin {
 export type ReplyWaitEnd = 'spun' | 'blocked' | 'spent'
 
 /**
- * Waits until `counter` differs from `seen` or `timeoutMs` passed: spins (reads the counter,
- * nothing else) for up to `spin.ms` — never longer than `timeoutMs`, not at all when either is
- * 0 or the gate is full — and returns as soon as the counter moved; otherwise blocks
- * ({@link WakeCounter.waitForWake}) for what is left of `timeoutMs`. The gate's place is given
- * back on every way out of the spin.
+ * Waits until `counter` differs from `seen` or `timeoutMs` passed: spins (reads the counter and
+ * the clock, nothing else) for up to `spin.ms` and returns as soon as the counter moved; otherwise
+ * blocks ({@link WakeCounter.waitForWake}) for what is left of `timeoutMs`. The spin never lasts
+ * longer than `timeoutMs`, and there is none when either is 0, when the last wait took longer
+ * than `spin.ms` (the replies of this run come slower than a spin: spinning would only burn CPU;
+ * the next wait that ends within `spin.ms` turns it on again), or when the gate is full. The
+ * gate's place is given back on every way out of the spin.
  *
  * @param now The clock (ms, monotonic), injectable for tests.
  */
 export function waitForReply(counter: WakeCounter, seen: bigint, timeoutMs: number, spin: ReplySpin, now: () => number = () => performance.now()): ReplyWaitEnd {
   const budget = Math.min(spin.ms, timeoutMs)
-  if (!(budget > 0) || !spin.gate.enter()) {
+  if (!(budget > 0)) {
     counter.waitForWake(seen, timeoutMs)
     return 'blocked'
   }
   const started = now()
+  if (spin.lastWaitMs > spin.ms || !spin.gate.enter()) {
+    counter.waitForWake(seen, timeoutMs)
+    spin.lastWaitMs = now() - started
+    return 'blocked'
+  }
   let elapsed = 0
   counter.setSpinning(true)
   try {
     do {
-      if (counter.wakeCount() !== seen) return 'spun'
+      if (counter.wakeCount() !== seen) {
+        spin.lastWaitMs = elapsed
+        return 'spun'
+      }
       elapsed = now() - started
     } while (elapsed < budget)
   } finally {
@@ -142,8 +157,12 @@ export function waitForReply(counter: WakeCounter, seen: bigint, timeoutMs: numb
     spin.gate.leave()
   }
   const left = timeoutMs - elapsed
-  if (!(left > 0)) return 'spent'
+  if (!(left > 0)) {
+    spin.lastWaitMs = elapsed
+    return 'spent'
+  }
   counter.waitForWake(seen, left)
+  spin.lastWaitMs = now() - started
   return 'blocked'
 }
 
