@@ -99,9 +99,10 @@ export interface QuickJsRuntimeOptions {
    * use more than one CPU (`os.availableParallelism() > 1`), else 0 (on one CPU spinning only
    * delays the main thread that produces the reply). A reply that comes within it costs no
    * thread wake-up (a sequential sub-call with a tool that answers at once: measured in
-   * `optimisations.md`, Round 10 (PTC)); each wait for a reply spends up to this much CPU. At most
-   * `max(1, availableParallelism() - 1)` engine workers of one runtime spin at once; the others
-   * block at once.
+   * `optimisations.md`, Round 10 (PTC)); a wait that spins spends up to this much CPU. A wait
+   * does not spin when the engine's previous wait took longer than this (its replies come slower
+   * than a spin), and at most `max(1, availableParallelism() - 1)` engine workers of one runtime
+   * spin at once; the others block at once. `0` turns spinning off.
    *
    * @throws RangeError from {@link createQuickJsRuntime}: `replySpinMs must be a finite number of
    *   ms from 0 to 10, got <value>`.

@@ -4,7 +4,8 @@
  * counter for a short budget (`QuickJsRuntimeOptions.replySpinMs`). A reply that comes within the
  * budget (a tool that answers at once) is then seen without the thread being put to sleep and
  * woken again — a wake-up that costs tens of µs on a loaded virtual machine — at the price of
- * the CPU spent spinning.
+ * the CPU spent spinning. A wait does not spin when the thread's previous wait took longer than
+ * the budget (slow tools: every spin would run out), so the spin costs CPU only where it pays.
  *
  * Spinning takes a CPU that the main thread, which must produce the reply, may need: with many
  * engine workers waiting at once (parallel programs), they could take every CPU. A {@link SpinGate}
