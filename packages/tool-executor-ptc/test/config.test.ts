@@ -66,7 +66,7 @@ describe('PtcExecutor plugin', () => {
 })
 
 describe('createQuickJsRuntime', () => {
-  const KNOWN = 'thread, watchdog, watchdogGraceMs, pool, recycle'
+  const KNOWN = 'thread, watchdog, watchdogGraceMs, pool, recycle, replySpinMs'
   test('a typo or a non-object is a RangeError naming it', () => {
     expect(() => createQuickJsRuntime({ treads: 'main' } as QuickJsRuntimeOptions)).toThrow(new RangeError(`quickjs runtime options: /treads is not a known option (expected ${KNOWN}; did you mean "thread"?)`))
     expect(() => createQuickJsRuntime({ limits: {} } as QuickJsRuntimeOptions)).toThrow(new RangeError(`quickjs runtime options: /limits is not a known option (expected ${KNOWN})`))
@@ -74,9 +74,25 @@ describe('createQuickJsRuntime', () => {
   })
 
   test('every documented key is accepted', () => {
-    createQuickJsRuntime({ thread: 'main', watchdog: false, watchdogGraceMs: 10, pool: new ModulePool(), recycle: false }).dispose?.()
-    createQuickJsRuntime({ thread: 'worker', watchdogGraceMs: 50, recycle: true }).dispose?.()
+    createQuickJsRuntime({ thread: 'main', watchdog: false, watchdogGraceMs: 10, pool: new ModulePool(), recycle: false, replySpinMs: 0.2 }).dispose?.()
+    createQuickJsRuntime({ thread: 'worker', watchdogGraceMs: 50, recycle: true, replySpinMs: 0 }).dispose?.()
+    createQuickJsRuntime({ replySpinMs: 10 }).dispose?.()
     createQuickJsRuntime(undefined).dispose?.()
+  })
+
+  test('replySpinMs outside 0 … 10 ms or not a number is a RangeError naming it, with either thread', () => {
+    for (const [value, shown] of [
+      [-0.1, '-0.1'],
+      [10.5, '10.5'],
+      [Number.NaN, 'NaN'],
+      [Number.POSITIVE_INFINITY, 'Infinity'],
+      ['0.2', '"0.2"'],
+      [{}, 'an object'],
+    ] as const) {
+      const error = new RangeError(`replySpinMs must be a finite number of ms from 0 to 10, got ${shown}`)
+      expect(() => createQuickJsRuntime({ replySpinMs: value as number })).toThrow(error)
+      expect(() => createQuickJsRuntime({ thread: 'main', replySpinMs: value as number })).toThrow(error)
+    }
   })
 })
 

@@ -4,13 +4,18 @@
  * it is blocked: an abort and the wall deadline end the run with their documented kind and text
  * (by the engine itself: the worker is kept), a reply slower than one bounded wait still arrives,
  * replies that come one at a time are applied as they come, and the host event loop keeps
- * running. Also: the warm-up run (sub-calls included) leaves nothing behind for the next run.
+ * running. The same holds, with the same outcomes, whether the engine first spins for a reply
+ * (`replySpinMs`, default and 10 ms) or blocks at once (0), and the pool's spin gate is empty
+ * after its runs. Also: the warm-up run (sub-calls included) leaves nothing behind for the next run.
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stripProgramCached } from '../src/strip'
 import { createQuickJsRuntime, WARM_UP_PROGRAM, WARM_UP_SUB_CALLS } from '../src/runtime/quickjs'
-import { SMALL_LIMITS, runProgram, sleep } from './runtime-helpers'
+import { WorkerPool } from '../src/runtime/worker-host'
+import { preludeCode } from '../src/runtime/prelude'
+import type { RunOutput } from '../src/runtime/types'
+import { addTool, failingTool, plain, SMALL_LIMITS, runProgram, sleep } from './runtime-helpers'
 
 /** A tool that resolves only when the test says so; counts its calls. */
 function gate(): { readonly binding: () => Promise<JsonValue>; open: (value: JsonValue) => void; calls: number } {
@@ -121,6 +126,101 @@ describe('the engine worker blocked on a sub-call reply', () => {
       bindings: { late: async () => ({ turns: await turns(50) }) },
     })
     expect(out.value).toBe(50)
+  })
+})
+
+describe('spinning for a reply before blocking (replySpinMs)', () => {
+  // 0: block at once; undefined: the default (0.2 ms on this machine's CPUs, or 0 on one); 10: the
+  // longest spin, in which a tool that answers at once is nearly always seen while spinning.
+  const settings = [0, undefined, 10] as const
+  const runtimes = settings.map((replySpinMs) => createQuickJsRuntime({ watchdogGraceMs: 10_000, ...(replySpinMs === undefined ? {} : { replySpinMs }) }))
+  beforeAll(() => Promise.all(runtimes.map((r) => r.warmUp(SMALL_LIMITS.memoryBytes))))
+  afterAll(() => runtimes.forEach((r) => r.dispose()))
+
+  /** The outputs of `run` on every runtime, in the order of `settings`. */
+  const onEach = async (run: (runtime: (typeof runtimes)[number]) => Promise<RunOutput>): Promise<RunOutput[]> => {
+    const outputs: RunOutput[] = []
+    for (const runtime of runtimes) outputs.push(await run(runtime))
+    return outputs
+  }
+
+  it('gives the same output for sequential, parallel and failing sub-calls with or without spinning', async () => {
+    const program = [
+      'let s = 0',
+      'for (let i = 0; i < 30; i++) { const r = await tools.add({ a: i, b: 1 }); s += r.sum; if (i % 10 === 0) console.log("at", i, s) }',
+      'const both = await Promise.all([tools.add({ a: 1, b: 2 }), tools.later({ a: 3, b: 4 })])',
+      'let failed = ""',
+      'try { await tools.fail({}) } catch (e) { failed = e instanceof ToolCallError ? e.message : "other" }',
+      'return { s, both: both.map((r) => r.sum), failed }',
+    ].join('\n')
+    const outputs = await onEach((runtime) =>
+      runProgram(runtime, program, { bindings: { add: addTool, later: async (arg) => (await sleep(20), addTool(arg)), fail: failingTool } }),
+    )
+    const expected = { value: { s: 465, both: [3, 7], failed: 'disk full' }, logs: ['at 0 1', 'at 10 66', 'at 20 231'] }
+    expect(outputs.map(plain)).toEqual([expected, expected, expected])
+    expect(outputs.map((o) => o.stats?.subCalls)).toEqual([33, 33, 33])
+    expect(runtimes.map((r) => r.stats().workersStarted)).toEqual([1, 1, 1])
+  })
+
+  it('ends as abort while waiting, as timeout at the wall deadline, with the same texts; the workers are kept', async () => {
+    const aborted = await onEach(async (runtime) => {
+      const tool = gate()
+      const controller = new AbortController()
+      const pending = runProgram(runtime, 'console.log("waiting"); await tools.slow(); return "never"', { bindings: { slow: tool.binding }, signal: controller.signal })
+      await until(() => tool.calls === 1)
+      controller.abort(new Error('user pressed stop'))
+      const out = await pending
+      tool.open(1)
+      return out
+    })
+    const abort = { logs: ['waiting'], error: { kind: 'abort', message: 'the run was aborted: user pressed stop' } }
+    expect(aborted.map(plain)).toEqual([abort, abort, abort])
+    const timedOut = await onEach(async (runtime) => {
+      const tool = gate()
+      const out = await runProgram(runtime, 'await tools.slow(); return "never"', { bindings: { slow: tool.binding }, limits: { computeMs: 30_000, wallMs: 300 } })
+      tool.open(1)
+      return out
+    })
+    const timeout = { logs: [], error: { kind: 'timeout', message: 'wall time limit of 300 ms exceeded (1 tool call still running)' } }
+    expect(timedOut.map(plain)).toEqual([timeout, timeout, timeout])
+    expect(runtimes.map((r) => r.stats().workersStarted)).toEqual([1, 1, 1])
+  })
+
+  it('parallel programs of one pool share its spin gate: never more spinners than its cap, none left after', async () => {
+    const pool = new WorkerPool({ prelude: preludeCode(), graceMs: 10_000, recycle: true, replySpinMs: 10, maxSpinners: 1 })
+    let most = 0
+    let sampling = true
+    const sample = async (): Promise<void> => {
+      while (sampling) {
+        most = Math.max(most, pool.spinning())
+        await new Promise<void>((resolve) => setImmediate(resolve))
+      }
+    }
+    const sampler = sample()
+    try {
+      const stripped = await stripProgramCached('let s = 0\nfor (let i = 0; i < 50; i++) s += (await tools.add({ a: i, b: 1 })).sum\nreturn s')
+      if ('error' in stripped) throw new Error(stripped.error.message)
+      const runOne = (): Promise<RunOutput> =>
+        pool.run({
+          code: stripped.code,
+          input: { program: '', bindings: { add: addTool }, signal: new AbortController().signal, limits: SMALL_LIMITS },
+          limits: SMALL_LIMITS,
+          started: performance.now(),
+        })
+      const outputs = await Promise.all([runOne(), runOne(), runOne()])
+      expect(outputs.map(plain)).toEqual([
+        { value: 1275, logs: [] },
+        { value: 1275, logs: [] },
+        { value: 1275, logs: [] },
+      ])
+      expect(pool.workersStarted()).toBe(3)
+    } finally {
+      sampling = false
+      await sampler
+      pool.dispose()
+    }
+    expect(most).toBeLessThanOrEqual(1)
+    expect(pool.spinning()).toBe(0)
   })
 })
 

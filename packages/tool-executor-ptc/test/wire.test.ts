@@ -10,6 +10,7 @@ import { validateLimits } from '../src/limits'
 import { EntryMonitor } from '../src/runtime/entry-monitor'
 import type { HostReply } from '../src/runtime/host-call'
 import { preludeCode } from '../src/runtime/prelude'
+import { SpinGate } from '../src/runtime/reply-spin'
 import { EngineWorker } from '../src/runtime/worker-host'
 import { WORKER_MARKER, type EngineWorkerData, type FromEngine } from '../src/runtime/worker-main'
 import { bundleWorkerEntry } from '../src/runtime/worker-script'
@@ -87,7 +88,7 @@ describe('a malformed message fails the run as an internal error', () => {
     if (!script.eval) throw new Error('expected a bundled worker script')
     const monitor = new EntryMonitor()
     const channel = new MessageChannel()
-    const data: EngineWorkerData = { marker: WORKER_MARKER, prelude: preludeCode(), monitor: monitor.buffer, recycle: false, replies: channel.port2 }
+    const data: EngineWorkerData = { marker: WORKER_MARKER, prelude: preludeCode(), monitor: monitor.buffer, recycle: false, replies: channel.port2, replySpinMs: 0.2, spinGate: new SpinGate().buffer }
     const worker = new Worker(script.code, { eval: true, workerData: data, transferList: [channel.port2], execArgv: [] })
     try {
       const seen: FromEngine[] = []
@@ -118,7 +119,7 @@ describe('a malformed message fails the run as an internal error', () => {
   it('from the engine: the main thread ends the run and terminates the worker', async () => {
     const fake = `const { parentPort } = require('node:worker_threads')
 parentPort.on('message', (m) => { if (m.type === 'run') parentPort.postMessage(m.runId + ':1:0:99:{}') })`
-    const engine = new EngineWorker({ eval: true, code: fake }, { marker: WORKER_MARKER, prelude: '', recycle: false })
+    const engine = new EngineWorker({ eval: true, code: fake }, { marker: WORKER_MARKER, prelude: '', recycle: false, replySpinMs: 0.2, spinGate: new SpinGate().buffer })
     let called = 0
     const out = await engine.run(
       {
@@ -132,5 +133,28 @@ parentPort.on('message', (m) => { if (m.type === 'run') parentPort.postMessage(m
     expect(out).toMatchObject({ logs: [], error: { kind: 'exception', message: 'sandbox internal error: malformed sub-call message (length 99 past the end)' } })
     expect(called).toBe(0)
     expect(engine.dead).toBe(true)
+  })
+
+  it('from an engine terminated while it spun for a reply: the main thread gives its spin-gate place back once it exited', async () => {
+    const script = await bundleWorkerEntry(fileURLToPath(new URL('./fixtures/spinning-engine.ts', import.meta.url)))
+    const gate = new SpinGate(1)
+    const engine = new EngineWorker(script, { marker: WORKER_MARKER, prelude: '', recycle: false, replySpinMs: 0.2, spinGate: gate.buffer })
+    const out = await engine.run(
+      {
+        code: 'return 1',
+        input: { program: 'return 1', bindings: {}, signal: new AbortController().signal, limits: LIMITS },
+        limits: LIMITS,
+        started: performance.now(),
+      },
+      1_000,
+    )
+    expect(out).toMatchObject({ logs: [], error: { kind: 'exception', message: 'sandbox internal error: malformed sub-call message (tool index 0 of 0 tools)' } })
+    expect(engine.dead).toBe(true)
+    // The place the fake engine took is held until its thread has exited.
+    const deadline = Date.now() + 10_000
+    while (gate.spinning() !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+    expect(gate.spinning()).toBe(0)
+    expect(gate.enter()).toBe(true)
+    gate.leave()
   })
 })

@@ -9,9 +9,12 @@
  * Times are absolute microseconds (`performance.timeOrigin + performance.now()`), comparable
  * across threads.
  *
- * The engine thread, while its program waits on nothing but replies, blocks in `Atomics.wait`
- * on a wake counter that the main thread raises after posting replies or an abort
- * ({@link EntryMonitor.wakeEngine}).
+ * The engine thread, while its program waits on nothing but replies, waits on a wake counter
+ * that the main thread raises after posting replies or an abort ({@link EntryMonitor.wakeEngine}):
+ * it reads the counter in a short spin, then blocks in `Atomics.wait` on it (`reply-spin.ts`).
+ * While it spins it holds a place in its pool's spin gate, which it records here
+ * ({@link EntryMonitor.setSpinning}) so that the main thread can give the place back if the
+ * worker is terminated meanwhile.
  */
 import type { ModulePoolStats } from './module-pool'
 
@@ -30,7 +33,9 @@ const POOL_IN_USE = 8
 const HOST_RUNNING = 9
 /** Raised (incremented) by the main thread when the engine must look up: a reply was posted, or an abort. */
 const WAKE = 10
-const SLOTS = 11
+/** 1 while the engine thread holds a place in its pool's spin gate (`reply-spin.ts`); not a run slot. */
+const SPINNING = 11
+const SLOTS = 12
 
 /** Absolute time in microseconds, comparable between threads of one process. */
 export function nowUs(): bigint {
@@ -121,6 +126,16 @@ export class EntryMonitor {
    */
   waitForWake(seen: bigint, timeoutMs: number): void {
     Atomics.wait(this.slots, WAKE, seen, Math.max(0, timeoutMs))
+  }
+
+  /** Records whether the engine thread holds a place in its pool's spin gate (`reply-spin.ts`). */
+  setSpinning(on: boolean): void {
+    Atomics.store(this.slots, SPINNING, on ? 1n : 0n)
+  }
+
+  /** Whether the engine thread last recorded that it holds a place in its pool's spin gate. */
+  isSpinning(): boolean {
+    return Atomics.load(this.slots, SPINNING) !== 0n
   }
 
   /** Whether the main thread asked for an abort. */

@@ -33,6 +33,7 @@ import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
 import { preludeCode } from './prelude'
+import { defaultReplySpinMs, MAX_REPLY_SPIN_MS } from './reply-spin'
 import { bindingsLink } from './host-call'
 import type { CodeRuntime, HostFunction, RunInput, RunOutput } from './types'
 import { WorkerPool } from './worker-host'
@@ -91,10 +92,26 @@ export interface QuickJsRuntimeOptions {
   readonly pool?: ModulePool
   /** Reuse healthy QuickJS instances (default `true`; see `ModulePoolOptions.recycle`). */
   readonly recycle?: boolean
+  /**
+   * `thread: 'worker'` only (accepted and checked with `main`, where the engine never waits for
+   * replies, but without effect): how long the engine thread busy-waits for a sub-call's reply
+   * before it blocks, in ms — a finite number from 0 to 10. Default: 0.2 when the process may
+   * use more than one CPU (`os.availableParallelism() > 1`), else 0 (on one CPU spinning only
+   * delays the main thread that produces the reply). A reply that comes within it costs no
+   * thread wake-up (a sequential sub-call with a tool that answers at once: measured in
+   * `optimisations.md`, Round 10 (PTC)); a wait that spins spends up to this much CPU. A wait
+   * does not spin when the engine's previous wait took longer than this (its replies come slower
+   * than a spin), and at most `max(1, availableParallelism() - 1)` engine workers of one runtime
+   * spin at once; the others block at once. `0` turns spinning off.
+   *
+   * @throws RangeError from {@link createQuickJsRuntime}: `replySpinMs must be a finite number of
+   *   ms from 0 to 10, got <value>`.
+   */
+  readonly replySpinMs?: number
 }
 
 /** The fields of {@link QuickJsRuntimeOptions}, in the order an unknown-key message lists them. */
-const QUICKJS_OPTION_KEYS = ['thread', 'watchdog', 'watchdogGraceMs', 'pool', 'recycle'] as const satisfies readonly (keyof QuickJsRuntimeOptions)[]
+const QUICKJS_OPTION_KEYS = ['thread', 'watchdog', 'watchdogGraceMs', 'pool', 'recycle', 'replySpinMs'] as const satisfies readonly (keyof QuickJsRuntimeOptions)[]
 
 /** Counters of a {@link QuickJsCodeRuntime}. */
 export interface QuickJsRuntimeStats {
@@ -191,7 +208,7 @@ async function backgroundSettled(maxMs: number): Promise<void> {
  *
  * @throws RangeError for an invalid option (naming it), for options that are not an object and
  *   for an unknown key (`quickjs runtime options: /treads is not a known option (expected
- *   thread, watchdog, watchdogGraceMs, pool, recycle; did you mean "thread"?)`).
+ *   thread, watchdog, watchdogGraceMs, pool, recycle, replySpinMs; did you mean "thread"?)`).
  */
 export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): QuickJsCodeRuntime {
   checkConfigObject('quickjs runtime options', options, QUICKJS_OPTION_KEYS)
@@ -203,8 +220,12 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   const watchdog = options.watchdog ?? true
   const graceMs = options.watchdogGraceMs ?? 50
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`watchdogGraceMs must be a finite number of ms >= 0, got ${showConfigValue(graceMs)}`)
+  const replySpinMs = options.replySpinMs ?? defaultReplySpinMs()
+  if (typeof replySpinMs !== 'number' || !Number.isFinite(replySpinMs) || replySpinMs < 0 || replySpinMs > MAX_REPLY_SPIN_MS) {
+    throw new RangeError(`replySpinMs must be a finite number of ms from 0 to ${MAX_REPLY_SPIN_MS}, got ${showConfigValue(replySpinMs)}`)
+  }
   let workers: WorkerPool | undefined
-  const workerPool = (): WorkerPool => (workers ??= new WorkerPool({ prelude: preludeCode(), graceMs, recycle }))
+  const workerPool = (): WorkerPool => (workers ??= new WorkerPool({ prelude: preludeCode(), graceMs, recycle, replySpinMs }))
   let activeRuns = 0
 
   const start = async (input: RunInput, started: number, cache: boolean): Promise<RunOutput> => {

@@ -19,8 +19,9 @@
  * and the replies are strings (framing in `wire.ts`), checked when read: a calls message that
  * does not parse ends the run as an internal error and terminates the worker. Replies go on a
  * port of their own, followed by a raise of the monitor's wake counter: the engine blocks on that
- * counter while its program waits for them (see `worker-main.ts`), and never reads this port from
- * its event loop in the meantime. The main thread itself never blocks.
+ * counter while its program waits for them (see `worker-main.ts`; it spins on it briefly first,
+ * at most as many workers of a pool at once as its spin gate allows, `reply-spin.ts`), and never
+ * reads this port from its event loop in the meantime. The main thread itself never blocks.
  */
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -30,6 +31,7 @@ import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, memoryError, messageOf } from './execution'
 import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
 import { compiledModule, type ModulePoolStats } from './module-pool'
+import { releaseSpinOf, SpinGate } from './reply-spin'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
 import { WORKER_MARKER, type EngineWorkerData, type FromEngine, type ToEngine } from './worker-main'
 import { parseCallsMessage, replyFrame } from './wire'
@@ -61,6 +63,10 @@ export interface WorkerPoolOptions {
   readonly graceMs: number
   /** Recycle healthy QuickJS instances inside a worker. */
   readonly recycle: boolean
+  /** How long an engine spins for a reply before it blocks (ms; `QuickJsRuntimeOptions.replySpinMs`). */
+  readonly replySpinMs: number
+  /** How many of the pool's workers may spin at once (default `defaultMaxSpinners()`). */
+  readonly maxSpinners?: number
 }
 
 /** What one run needs from the runtime (limits validated, program stripped). */
@@ -78,8 +84,12 @@ export class WorkerPool {
   /** Pool counters of workers that are gone (their instances count as dropped). */
   private retired = { created: 0, dropped: 0 }
   private spawned = 0
+  /** Shared by every worker of the pool: caps how many spin for a reply at once. */
+  private readonly spinGate: SpinGate
 
-  constructor(private readonly options: WorkerPoolOptions) {}
+  constructor(private readonly options: WorkerPoolOptions) {
+    this.spinGate = new SpinGate(options.maxSpinners)
+  }
 
   /** Runs one program in a worker of its own. Never rejects. */
   async run(request: WorkerRunRequest): Promise<RunOutput> {
@@ -124,6 +134,11 @@ export class WorkerPool {
     return this.spawned
   }
 
+  /** The pool's workers spinning for a reply now (diagnostics, tests). */
+  spinning(): number {
+    return this.spinGate.spinning()
+  }
+
   private async acquire(): Promise<EngineWorker> {
     const reused = this.idle.pop()
     const worker = reused ?? (await this.spawn())
@@ -152,6 +167,8 @@ export class WorkerPool {
       marker: WORKER_MARKER,
       prelude: this.options.prelude,
       recycle: this.options.recycle,
+      replySpinMs: this.options.replySpinMs,
+      spinGate: this.spinGate.buffer,
       ...(wasmModule === undefined ? {} : { wasmModule }),
     })
   }
@@ -209,7 +226,12 @@ export class EngineWorker {
     this.worker.unref()
     this.worker.on('message', (message: FromEngine) => this.onMessage(message))
     this.worker.on('error', (error: Error) => this.onCrash(error))
-    this.worker.on('exit', (code) => this.onCrash(new Error(`the sandbox worker exited with code ${code}`)))
+    const spinGate = new SpinGate(undefined, data.spinGate)
+    this.worker.on('exit', (code) => {
+      // A worker terminated while it spun for a reply could not give its gate place back.
+      releaseSpinOf(this.monitor, spinGate)
+      this.onCrash(new Error(`the sandbox worker exited with code ${code}`))
+    })
   }
 
   ref(): void {

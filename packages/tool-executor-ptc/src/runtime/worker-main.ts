@@ -5,10 +5,13 @@
  * the JSON text the guest produced; framing in `wire.ts`) and their replies come back as strings
  * on a port of their own (`workerData.replies`); a reply message that does not parse fails the
  * run as an internal error. While the program waits on nothing but replies, the engine does not
- * return to this thread's event loop: it blocks on the monitor's wake counter (`Atomics.wait`,
- * which the main thread raises after posting replies or an abort) and takes the replies with
- * `receiveMessageOnPort` — one thread wake-up per reply instead of an event-loop turn; before
- * blocking it looks at the port only when the counter moved since its last look. Printed
+ * return to this thread's event loop: it waits on the monitor's wake counter (which the main
+ * thread raises after posting replies or an abort) and takes the replies with
+ * `receiveMessageOnPort` — no event-loop turn per reply; before waiting it looks at the port only
+ * when the counter moved since its last look. The wait first spins on the counter for up to
+ * `replySpinMs` (when its pool's spin gate has room and its last wait did not take longer, see
+ * `reply-spin.ts`), so a quick reply costs no thread wake-up, then blocks in `Atomics.wait` for
+ * the rest of its timeout. Printed
  * lines are forwarded after every entry that printed, so the main thread still has them if it has
  * to terminate this worker; sandbox entries, compute time and the abort flag go through the
  * shared {@link EntryMonitor}.
@@ -22,6 +25,7 @@ import { EntryMonitor } from './entry-monitor'
 import { Execution, messageOf } from './execution'
 import type { HostLink, HostReply } from './host-call'
 import { ModulePool } from './module-pool'
+import { SpinGate, waitForReply, type ReplySpin } from './reply-spin'
 import type { RunOutput } from './types'
 import { callFrame, parseRepliesMessage } from './wire'
 
@@ -44,6 +48,10 @@ export interface EngineWorkerData {
    * followed by one frame per reply (`replyFrame` in `wire.ts`).
    */
   readonly replies: MessagePort
+  /** How long the engine spins on the wake counter before it blocks (ms, `QuickJsRuntimeOptions.replySpinMs`). */
+  readonly replySpinMs: number
+  /** The buffer of the pool's {@link SpinGate}, shared by all its workers. */
+  readonly spinGate: SharedArrayBuffer
 }
 
 /** Messages from the main thread. */
@@ -99,6 +107,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
   const publish = (): void => monitor.setPoolStats(pool.stats())
   const send = (message: FromEngine): void => port.postMessage(message)
   const replies = data.replies
+  const spin: ReplySpin = { ms: data.replySpinMs, gate: new SpinGate(undefined, data.spinGate), lastWaitMs: 0 }
   let current: CurrentRun | undefined
   // Replies that arrive while the engine is not waiting for them (it normally is) come through the event loop.
   replies.on('message', (message: string) => deliver(current, message))
@@ -155,7 +164,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
           looked = seen
           if (drain()) return
         }
-        monitor.waitForWake(seen, timeoutMs)
+        waitForReply(monitor, seen, timeoutMs, spin)
         looked = monitor.wakeCount()
         drain()
       },
