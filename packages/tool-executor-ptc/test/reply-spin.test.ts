@@ -95,7 +95,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter(3)
     const gate = new SpinGate(1)
     const clock = fakeClock(0.01)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, clock.now)).toBe('spun')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, recentWaitMs: 0 }, clock.now)).toBe('spun')
     expect(counter.reads).toBe(3)
     expect(counter.waits).toEqual([])
     expect(counter.marks).toEqual([true, false])
@@ -106,7 +106,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter()
     const gate = new SpinGate(1)
     const clock = fakeClock(0.0625)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.25, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.25, gate, recentWaitMs: 0 }, clock.now)).toBe('blocked')
     // Reads at 0, 0.0625, 0.125, 0.1875 (elapsed after each: 0.0625 … 0.25, the last ends the spin).
     expect(counter.reads).toBe(4)
     expect(counter.waits).toEqual([[0n, 99.75]])
@@ -118,7 +118,7 @@ describe('waitForReply', () => {
     const counter = fakeCounter()
     const gate = new SpinGate(1)
     const clock = fakeClock(0.0625)
-    expect(waitForReply(counter, 0n, 0.125, { ms: 10, gate, lastWaitMs: 0 }, clock.now)).toBe('spent')
+    expect(waitForReply(counter, 0n, 0.125, { ms: 10, gate, recentWaitMs: 0 }, clock.now)).toBe('spent')
     expect(counter.reads).toBe(2)
     expect(counter.waits).toEqual([])
     expect(gate.spinning()).toBe(0)
@@ -133,7 +133,7 @@ describe('waitForReply', () => {
       const counter = fakeCounter(1)
       const gate = new SpinGate(1)
       const clock = fakeClock(0.01)
-      expect(waitForReply(counter, 0n, timeoutMs, { ms, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
+      expect(waitForReply(counter, 0n, timeoutMs, { ms, gate, recentWaitMs: 0 }, clock.now)).toBe('blocked')
       expect(counter.reads).toBe(0)
       expect(clock.reads()).toBe(0)
       expect(counter.waits).toEqual([[0n, timeoutMs]])
@@ -147,7 +147,7 @@ describe('waitForReply', () => {
     expect(gate.enter()).toBe(true)
     const counter = fakeCounter()
     const clock = fakeClock(0.01)
-    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, clock.now)).toBe('blocked')
+    expect(waitForReply(counter, 0n, 100, { ms: 0.2, gate, recentWaitMs: 0 }, clock.now)).toBe('blocked')
     expect(counter.reads).toBe(0)
     expect(counter.marks).toEqual([])
     expect(counter.waits).toEqual([[0n, 100]])
@@ -156,35 +156,41 @@ describe('waitForReply', () => {
     expect(gate.spinning()).toBe(0)
   })
 
-  it('does not spin after a wait that took longer than the budget, and spins again after one that did not', () => {
+  it('does not spin while recent waits averaged more than two budgets, and spins again once quicker waits bring the average down', () => {
     const counter = fakeCounter()
     const gate = new SpinGate(1)
     const clock = fakeClock(0.0625)
-    const spin = { ms: 0.25, gate, lastWaitMs: 0 }
-    // Spins 0.25 ms, blocks; the clock read after the block says the whole wait took 0.3125 ms.
+    const spin = { ms: 0.25, gate, recentWaitMs: 0 }
+    // Spins 0.25 ms, blocks; the clock read after the block says the whole wait took 0.3125 ms:
+    // one wait weighs a quarter of the average.
     expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
-    expect(spin.lastWaitMs).toBe(0.3125)
+    expect(spin.recentWaitMs).toBe(0.078125)
     expect(counter.reads).toBe(4)
-    // Longer than the budget: the next wait blocks at once (no read of the counter) …
+    // A single slow wait among quick ones does not stop the spin (0.078125 ≤ 0.5) …
     expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
-    expect(counter.reads).toBe(4)
+    expect(counter.reads).toBe(8)
+    // … an average past two budgets does: the next wait blocks at once (no read of the counter) …
+    spin.recentWaitMs = 0.625
+    expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
+    expect(counter.reads).toBe(8)
     expect(counter.waits).toEqual([
+      [0n, 99.75],
       [0n, 99.75],
       [0n, 100],
     ])
-    // … and measures 0.0625 ms: within the budget, so the one after spins again.
-    expect(spin.lastWaitMs).toBe(0.0625)
+    // … and that quick wait (0.0625 ms) brings the average to 0.484375 ms, within two budgets: the one after spins again.
+    expect(spin.recentWaitMs).toBe(0.484375)
     expect(waitForReply(counter, 0n, 100, spin, clock.now)).toBe('blocked')
-    expect(counter.reads).toBe(8)
-    expect(counter.marks).toEqual([true, false, true, false])
+    expect(counter.reads).toBe(12)
+    expect(counter.marks).toEqual([true, false, true, false, true, false])
     expect(gate.spinning()).toBe(0)
   })
 
   it('records how long a wait that ended in its spin took', () => {
     // Moves at the third read: after two clock reads past the start (0.0625 ms each).
-    const spin = { ms: 0.25, gate: new SpinGate(1), lastWaitMs: 0 }
+    const spin = { ms: 0.25, gate: new SpinGate(1), recentWaitMs: 0.5 }
     expect(waitForReply(fakeCounter(3), 0n, 100, spin, fakeClock(0.0625).now)).toBe('spun')
-    expect(spin.lastWaitMs).toBe(0.125)
+    expect(spin.recentWaitMs).toBe(0.40625)
   })
 
   it('gives the place back when the spin throws', () => {
@@ -196,7 +202,7 @@ describe('waitForReply', () => {
         throw new Error('read failed')
       },
     }
-    expect(() => waitForReply(failing, 0n, 100, { ms: 0.2, gate, lastWaitMs: 0 }, fakeClock(0.01).now)).toThrow('read failed')
+    expect(() => waitForReply(failing, 0n, 100, { ms: 0.2, gate, recentWaitMs: 0 }, fakeClock(0.01).now)).toThrow('read failed')
     expect(counter.marks).toEqual([true, false])
     expect(gate.spinning()).toBe(0)
   })
@@ -206,7 +212,7 @@ describe('waitForReply', () => {
     const seen = monitor.wakeCount()
     monitor.wakeEngine()
     const gate = new SpinGate(1)
-    expect(waitForReply(monitor, seen, 100, { ms: 10, gate, lastWaitMs: 0 })).toBe('spun')
+    expect(waitForReply(monitor, seen, 100, { ms: 10, gate, recentWaitMs: 0 })).toBe('spun')
     expect(monitor.isSpinning()).toBe(false)
     expect(gate.spinning()).toBe(0)
   })

@@ -4,8 +4,8 @@
  * counter for a short budget (`QuickJsRuntimeOptions.replySpinMs`). A reply that comes within the
  * budget (a tool that answers at once) is then seen without the thread being put to sleep and
  * woken again — a wake-up that costs tens of µs on a loaded virtual machine — at the price of
- * the CPU spent spinning. A wait does not spin when the thread's previous wait took longer than
- * the budget (slow tools: every spin would run out), so the spin costs CPU only where it pays.
+ * the CPU spent spinning. A wait does not spin while the thread's recent waits averaged more than
+ * two budgets (slow tools: every spin would run out), so the spin costs CPU only where it pays.
  *
  * Spinning takes a CPU that the main thread, which must produce the reply, may need: with many
  * engine workers waiting at once (parallel programs), they could take every CPU. A {@link SpinGate}
@@ -105,13 +105,31 @@ export interface WakeCounter {
 
 /**
  * How one engine thread spins before it blocks: the budget (ms, 0: never), the pool's gate, and
- * how long its last wait took (ms; written by {@link waitForReply}, start it at 0).
+ * how long its recent waits took (ms; written by {@link waitForReply}, start it at 0).
  */
 export interface ReplySpin {
   readonly ms: number
   readonly gate: SpinGate
-  /** How long the last {@link waitForReply} waited (until the counter moved, or its timeout). */
-  lastWaitMs: number
+  /**
+   * How long this thread's recent waits took (until the counter moved, or their timeout): a
+   * moving average, each wait weighing {@link RECENT_WAIT_WEIGHT}, so one slow reply among quick
+   * ones does not stop the spin, and a run of slow ones does within a few waits.
+   */
+  recentWaitMs: number
+}
+
+/** The weight of the newest wait in {@link ReplySpin.recentWaitMs}. */
+export const RECENT_WAIT_WEIGHT = 1 / 4
+
+/**
+ * The spin runs while recent waits averaged at most this many budgets: a blocked wait also counts
+ * the thread's wake-up (tens of µs on a loaded machine), so replies that a spin would catch can
+ * average somewhat more than one budget.
+ */
+export const SPIN_WHILE_RECENT_WAITS_WITHIN = 2
+
+function recordWait(spin: ReplySpin, ms: number): void {
+  spin.recentWaitMs += (ms - spin.recentWaitMs) * RECENT_WAIT_WEIGHT
 }
 
 /**
@@ -124,10 +142,10 @@ export type ReplyWaitEnd = 'spun' | 'blocked' | 'spent'
  * Waits until `counter` differs from `seen` or `timeoutMs` passed: spins (reads the counter and
  * the clock, nothing else) for up to `spin.ms` and returns as soon as the counter moved; otherwise
  * blocks ({@link WakeCounter.waitForWake}) for what is left of `timeoutMs`. The spin never lasts
- * longer than `timeoutMs`, and there is none when either is 0, when the last wait took longer
- * than `spin.ms` (the replies of this run come slower than a spin: spinning would only burn CPU;
- * the next wait that ends within `spin.ms` turns it on again), or when the gate is full. The
- * gate's place is given back on every way out of the spin.
+ * longer than `timeoutMs`, and there is none when either is 0, when this thread's recent waits
+ * averaged more than {@link SPIN_WHILE_RECENT_WAITS_WITHIN} budgets (its replies come slower than a
+ * spin: spinning would only burn CPU; quicker replies bring the average down and the spin back),
+ * or when the gate is full. The gate's place is given back on every way out of the spin.
  *
  * @param now The clock (ms, monotonic), injectable for tests.
  */
@@ -138,9 +156,9 @@ export function waitForReply(counter: WakeCounter, seen: bigint, timeoutMs: numb
     return 'blocked'
   }
   const started = now()
-  if (spin.lastWaitMs > spin.ms || !spin.gate.enter()) {
+  if (spin.recentWaitMs > SPIN_WHILE_RECENT_WAITS_WITHIN * spin.ms || !spin.gate.enter()) {
     counter.waitForWake(seen, timeoutMs)
-    spin.lastWaitMs = now() - started
+    recordWait(spin, now() - started)
     return 'blocked'
   }
   let elapsed = 0
@@ -148,7 +166,7 @@ export function waitForReply(counter: WakeCounter, seen: bigint, timeoutMs: numb
   try {
     do {
       if (counter.wakeCount() !== seen) {
-        spin.lastWaitMs = elapsed
+        recordWait(spin, elapsed)
         return 'spun'
       }
       elapsed = now() - started
@@ -159,11 +177,11 @@ export function waitForReply(counter: WakeCounter, seen: bigint, timeoutMs: numb
   }
   const left = timeoutMs - elapsed
   if (!(left > 0)) {
-    spin.lastWaitMs = elapsed
+    recordWait(spin, elapsed)
     return 'spent'
   }
   counter.waitForWake(seen, left)
-  spin.lastWaitMs = now() - started
+  recordWait(spin, now() - started)
   return 'blocked'
 }
 

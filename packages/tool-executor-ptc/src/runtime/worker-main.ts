@@ -9,7 +9,7 @@
  * thread raises after posting replies or an abort) and takes the replies with
  * `receiveMessageOnPort` — no event-loop turn per reply; before waiting it looks at the port only
  * when the counter moved since its last look. The wait first spins on the counter for up to
- * `replySpinMs` (when its pool's spin gate has room and its last wait did not take longer, see
+ * `replySpinMs` (when its pool's spin gate has room and its recent waits were not much longer, see
  * `reply-spin.ts`), so a quick reply costs no thread wake-up, then blocks in `Atomics.wait` for
  * the rest of its timeout. Printed
  * lines are forwarded after every entry that printed, so the main thread still has them if it has
@@ -107,7 +107,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
   const publish = (): void => monitor.setPoolStats(pool.stats())
   const send = (message: FromEngine): void => port.postMessage(message)
   const replies = data.replies
-  const spin: ReplySpin = { ms: data.replySpinMs, gate: new SpinGate(undefined, data.spinGate), lastWaitMs: 0 }
+  const spin: ReplySpin = { ms: data.replySpinMs, gate: new SpinGate(undefined, data.spinGate), recentWaitMs: 0 }
   let current: CurrentRun | undefined
   // Replies that arrive while the engine is not waiting for them (it normally is) come through the event loop.
   replies.on('message', (message: string) => deliver(current, message))
