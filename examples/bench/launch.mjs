@@ -4,7 +4,7 @@
 // node_modules/.bin/node, which package-manager scripts put first on PATH: a bare `node` in a
 // script would run the whole benchmark on Node 22. pnpm and npm export the Node they run on as
 // npm_node_execpath; without it (run by hand) this process's own Node is used.
-// Usage: node launch.mjs [--smoke]
+// Usage: node launch.mjs [--smoke | --render]
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'

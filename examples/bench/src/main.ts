@@ -1,11 +1,13 @@
 /**
  * `pnpm bench` entry: runs every workload, writes `results/latest.json` (`results/smoke.json`
  * with `--smoke` or `BENCH_SMOKE=1`) and, for a full run, renders `docs/benchmarks.md` and
- * `docs/benchmarks-batch.svg`.
+ * `docs/benchmarks-batch.svg`. `--render` (`pnpm bench:render`) measures nothing: it renders the
+ * report again from the committed `results/latest.json` — for a change of the report's code or
+ * of `src/report/optimisations.md` between runs; the figures, date and commit stay the run's.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { runBench } from './run'
+import { runBench, type BenchResults } from './run'
 import { committedRatios, GUARD_FLAG, GUARD_PLAN, judgeRegression, measureFloorRatios, measureFloorRatiosInChild, REGRESSION_FACTOR } from './regression'
 import type { Variant } from './systems/trivial'
 import { renderBatchChart, renderReport } from './report/markdown'
@@ -27,6 +29,26 @@ const packageRoot = new URL('../', import.meta.url)
 const resultsDir = new URL('results/', packageRoot)
 const docsDir = new URL('../../docs/', packageRoot)
 
+/** Writes `docs/benchmarks.md` and the chart for `results`, keeping the MCP section `bench:mcp` wrote. */
+function writeReport(results: BenchResults): void {
+  const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
+  mkdirSync(docsDir, { recursive: true })
+  writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
+  const report = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations })
+  // Keep the MCP bridge section that `bench:mcp` wrote (its own run, its own markers).
+  const mcp = existsSync(new URL('benchmarks.md', docsDir)) ? existingMcpSection(readFileSync(new URL('benchmarks.md', docsDir), 'utf8')) : undefined
+  writeFileSync(new URL('benchmarks.md', docsDir), mcp === undefined ? report : spliceMcpSection(report, mcp))
+  console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
+}
+
+if (process.argv.includes('--render')) {
+  const committed = new URL('latest.json', resultsDir)
+  const results = JSON.parse(readFileSync(committed, 'utf8')) as BenchResults
+  writeReport(results)
+  console.log(`[bench] rendered from ${fileURLToPath(committed)} (measured ${results.meta.date}; nothing measured now)`)
+  process.exit(0)
+}
+
 const started = performance.now()
 const measuredResults = await runBench({ smoke, build: bundled ? 'bundle' : 'source', log: (line) => console.log(`[bench] ${line}`) })
 // A full run also records the regression guard's own measurement (floor and native pipeline
@@ -39,16 +61,7 @@ mkdirSync(resultsDir, { recursive: true })
 const resultFile = new URL(smoke ? 'smoke.json' : 'latest.json', resultsDir)
 writeFileSync(resultFile, `${JSON.stringify(results, null, 2)}\n`)
 console.log(`[bench] wrote ${fileURLToPath(resultFile)}`)
-if (!smoke) {
-  const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
-  mkdirSync(docsDir, { recursive: true })
-  writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
-  const report = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations })
-  // Keep the MCP bridge section that `bench:mcp` wrote (its own run, its own markers).
-  const mcp = existsSync(new URL('benchmarks.md', docsDir)) ? existingMcpSection(readFileSync(new URL('benchmarks.md', docsDir), 'utf8')) : undefined
-  writeFileSync(new URL('benchmarks.md', docsDir), mcp === undefined ? report : spliceMcpSection(report, mcp))
-  console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
-}
+if (!smoke) writeReport(results)
 if (smoke) {
   // The regression guard: ratios to the floor at N = 1,000 against the committed report.
   const committed = committedRatios(new URL('latest.json', resultsDir), 1000)

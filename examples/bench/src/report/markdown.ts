@@ -479,7 +479,7 @@ export function renderReport(r: BenchResults, options: { readonly chartFile: str
   out.push('## Reproducing')
   out.push('')
   out.push(
-    '`pnpm bench` (from a fresh clone: installs, bundles `examples/bench` with esbuild, runs it with `node --expose-gc`, writes `examples/bench/results/latest.json`, this file and `docs/benchmarks-batch.svg`). `pnpm bench:smoke` runs every workload with tiny sizes and writes only `examples/bench/results/smoke.json`; `examples/bench/test/smoke.test.ts` runs it in CI. Other processes on the machine skew absolute times; compare the ratios, which are measured side by side.',
+    '`pnpm bench` (from a fresh clone: installs, bundles `examples/bench` with esbuild, runs it with `node --expose-gc`, writes `examples/bench/results/latest.json`, this file and `docs/benchmarks-batch.svg`). `pnpm bench:smoke` runs every workload with tiny sizes and writes only `examples/bench/results/smoke.json`; `examples/bench/test/smoke.test.ts` runs it in CI. `pnpm bench:render` measures nothing: it renders this file again from the committed `examples/bench/results/latest.json` (the figures, date and commit stay that run\'s), for a change of the report\'s code or of its Optimisations text between runs. Other processes on the machine skew absolute times; compare the ratios, which are measured side by side.',
   )
   out.push('')
   return out.join('\n')
