@@ -163,7 +163,7 @@ const PLUGIN_KEYS = ['plugin', 'config'] as const satisfies readonly (keyof Harn
 /** Refuses options that are not an object, an unknown key and a malformed `plugins` list. */
 function checkOptions(options: unknown): asserts options is HarnessOptions {
   const fail = (pointer: string, detail: string): never => {
-    throw new Error(`createHarness options: ${pointer === '' ? '' : `${pointer} `}${detail}`)
+    throw new RangeError(`createHarness options: ${pointer === '' ? '' : `${pointer} `}${detail}`)
   }
   const checkObject = (value: unknown, known: readonly string[], pointer: string): void => {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(pointer, `must be an object, got ${showConfigValue(value)}`)
@@ -182,7 +182,8 @@ function checkOptions(options: unknown): asserts options is HarnessOptions {
  * fiber whose context is `h.ctx`. If a plugin fails to start, what was booted is disposed and
  * the error is rethrown.
  *
- * Rejects before anything boots for options that are not an object or hold an unknown key, here
+ * Rejects with a `RangeError` (as every config check of this repository's packages) before
+ * anything boots for options that are not an object or hold an unknown key, here
  * or in a `plugins` entry (`createHarness options: /natve is not a known option (expected
  * registry, executor, native, plugins; did you mean "native"?)`); `registry` and `native` are
  * checked by their plugins (`tools config: …`, `native executor config: …`).

@@ -138,8 +138,10 @@ describe('createHarness options', () => {
   const KNOWN = 'registry, executor, native, plugins'
   test('an unknown key, in the options or in a plugin entry, and a non-object are refused before anything boots', async () => {
     await expect(createHarness({ natve: { maxParallelCalls: 2 } } as never)).rejects.toThrow(
-      new Error(`createHarness options: /natve is not a known option (expected ${KNOWN}; did you mean "native"?)`),
+      new RangeError(`createHarness options: /natve is not a known option (expected ${KNOWN}; did you mean "native"?)`),
     )
+    await expect(createHarness({ natve: {} } as never)).rejects.toBeInstanceOf(RangeError)
+    await expect(createHarness(5 as never)).rejects.toBeInstanceOf(RangeError)
     await expect(createHarness({ plugin: [] } as never)).rejects.toThrow(`createHarness options: /plugin is not a known option (expected ${KNOWN}; did you mean "plugins"?)`)
     await expect(createHarness({ plugins: [{ plugin: {}, configs: {} }] } as never)).rejects.toThrow(
       'createHarness options: /plugins/0/configs is not a known option (expected plugin, config; did you mean "config"?)',
@@ -148,8 +150,8 @@ describe('createHarness options', () => {
     await expect(createHarness({ plugins: {} } as never)).rejects.toThrow('createHarness options: /plugins must be an array, got an object')
     await expect(createHarness(5 as never)).rejects.toThrow('createHarness options: must be an object, got 5')
     // Neither a BigInt (JSON.stringify throws on one) nor a function's source text in the message.
-    await expect(createHarness({ plugins: 5n } as never)).rejects.toThrow(new Error('createHarness options: /plugins must be an array, got 5'))
-    await expect(createHarness((() => 1) as never)).rejects.toThrow(new Error('createHarness options: must be an object, got a function'))
+    await expect(createHarness({ plugins: 5n } as never)).rejects.toThrow(new RangeError('createHarness options: /plugins must be an array, got 5'))
+    await expect(createHarness((() => 1) as never)).rejects.toThrow(new RangeError('createHarness options: must be an object, got a function'))
   })
 
   test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {
