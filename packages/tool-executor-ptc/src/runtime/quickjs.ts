@@ -100,8 +100,8 @@ export interface QuickJsRuntimeOptions {
    * delays the main thread that produces the reply). A reply that comes within it costs no
    * thread wake-up (a sequential sub-call with a tool that answers at once: measured in
    * `optimisations.md`, Round 10 (PTC)); a wait that spins spends up to this much CPU. A wait
-   * does not spin when the engine's previous wait took longer than this (its replies come slower
-   * than a spin), and at most `max(1, availableParallelism() - 1)` engine workers of one runtime
+   * does not spin while the engine's recent waits averaged more than twice this (its replies come
+   * slower than a spin; a moving average in which each wait weighs a quarter), and at most `max(1, availableParallelism() - 1)` engine workers of one runtime
    * spin at once; the others block at once. `0` turns spinning off.
    *
    * @throws RangeError from {@link createQuickJsRuntime}: `replySpinMs must be a finite number of
