@@ -194,7 +194,7 @@ describe('direct tools/call', () => {
 
   test('a step of the wall clock does not move request deadlines: back an hour, a call still times out after its timeout; forward an hour, a later call is not timed out early', async () => {
     const realNow = Date.now
-    const c = await connect((_args, { signal }) => untilAborted(signal), 150)
+    const c = await connect((_args, { signal }) => untilAborted(signal), 300)
     const log: string[] = []
     try {
       const back = new RecordedCall(log, 'back')
@@ -205,7 +205,9 @@ describe('direct tools/call', () => {
       Date.now = realNow
       const first = new RecordedCall(log, 'first')
       c.channel.send(first, 'echo', {})
-      await sleep(75)
+      // Half the timeout apart: the second call's deadline is 150 ms after the first's, a margin a
+      // loaded machine's timer lag does not eat.
+      await sleep(150)
       const second = new RecordedCall(log, 'second')
       c.channel.send(second, 'echo', {})
       Date.now = () => realNow() + 3_600_000
