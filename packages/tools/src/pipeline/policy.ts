@@ -34,10 +34,14 @@ function describeDecision(value: unknown): string {
  * answered without waiting), else a promise of its end.
  */
 export function policy(state: CallState, run: RunContext): void | Promise<void> {
-  const exec = state.exec!
   state.reachedPolicy = true
-  if (run.hooks.pre.length === 0) return decide(state, run, ALLOW)
-  return runOnceStage(run.hooks.pre, exec, NO_SECOND, ALLOW, ALLOW_PROMISE, state, run, decide, preExecuteFailed)
+  if (run.hooks.pre.length === 0) {
+    // The default decision, allow, without checking it: what `decide` does for it.
+    if (run.abort.isAborted) state.draft = ABORTED_BEFORE
+    else if (run.hooks.guards.length > 0) guard(state, run)
+    return
+  }
+  return runOnceStage(run.hooks.pre, state.exec!, NO_SECOND, ALLOW, ALLOW_PROMISE, state, run, decide, preExecuteFailed)
 }
 
 /** A `tools/pre-execute` listener threw or rejected: the call fails closed. */
