@@ -66,8 +66,15 @@ export class SpinGate {
    * {@link SpinGate.leave} when it stops), `false` when the gate is full (nothing to give back).
    */
   enter(): boolean {
-    if (Atomics.add(this.slots, SPINNING, 1) < Atomics.load(this.slots, MAX)) return true
-    Atomics.sub(this.slots, SPINNING, 1)
+    // Compare-and-swap rather than add-then-undo: the count never passes the maximum, not even for
+    // the instant a refused thread's increment would stand before it is taken back.
+    const max = Atomics.load(this.slots, MAX)
+    let current = Atomics.load(this.slots, SPINNING)
+    while (current < max) {
+      const seen = Atomics.compareExchange(this.slots, SPINNING, current, current + 1)
+      if (seen === current) return true
+      current = seen
+    }
     return false
   }
 
