@@ -39,6 +39,9 @@ export abstract class LinkedCall {
 
   /** The caller's signal aborted with `reason` while this call was linked: cancel it. */
   abstract abort(reason: unknown): void
+
+  /** The call settled and is being unlinked: drop what it holds for a cancellation (nothing by default). */
+  release(): void {}
 }
 
 /** The members of `AbortSignal` the SDK's `Protocol.request` reads (see the module comment). */
@@ -75,7 +78,7 @@ export class CallLink extends LinkedCall implements SdkAbortSignal {
   }
 
   /** Drops the SDK's listener (the call settled). */
-  release(): void {
+  override release(): void {
     this.cancel = undefined
   }
 
@@ -157,9 +160,9 @@ export class CallLinks {
     watch.add(call)
   }
 
-  /** The call `link` on `caller` settled: unlinks it (a {@link CallLink} also drops the SDK's listener); the signal's listener goes on the next turn if no call is left on it. */
+  /** The call `link` on `caller` settled: unlinks it (and {@link LinkedCall.release}s it: a {@link CallLink} drops the SDK's listener); the signal's listener goes on the next turn if no call is left on it. */
   unlink(caller: AbortSignal, link: LinkedCall): void {
-    if (link instanceof CallLink) link.release()
+    link.release()
     const last = this.last
     const watch = last !== undefined && last.signal === caller ? last : this.watches.get(caller)
     if (watch === undefined || !watch.remove(link) || watch.head !== undefined || watch.sweep !== undefined) return

@@ -49,7 +49,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { LinkedCall } from './call'
-import { checkCallToolResult, MalformedCallToolResult } from './result'
+import { checkCallToolResult, isObject, MalformedCallToolResult } from './result'
 
 /** The prefix of the bridge's request ids (and progress tokens) on a connection. */
 export const DIRECT_ID_PREFIX = 'dsh-'
@@ -95,10 +95,6 @@ export abstract class DirectCall extends LinkedCall {
   abort(reason: unknown): void {
     this.channel?.cancel(this, reason, String(reason))
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 /** The `tools/call` channel of one connected transport (see the module comment). */

@@ -32,7 +32,8 @@ import type { CallToolResult, CallToolResultSchema } from '@modelcontextprotocol
 /** Characters outside base64 (standard or URL-safe alphabet, padding, whitespace `atob` skips). */
 const NOT_BASE64 = /[^A-Za-z0-9+/=_\-\s]/
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A non-null, non-array object (a JSON object as received). */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
 import { CallLinks, type CallLink, type LinkedCall } from './call'
@@ -14,7 +14,6 @@ import { DirectCall, DirectCalls, type DirectProgress } from './direct'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
 import { CALL_TOOL_RESULT, MalformedCallToolResult } from './result'
 import type { McpProgress } from './progress'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 
 /**
  * A server's state: `connecting` (first attempt), `ready`, `reconnecting` (waiting for or making

@@ -45,7 +45,14 @@ const AWAIT_STEP = 'Promise.resolve(x.value).then(fulfilled, rejected)'
  * bound to the prelude's local `asyncHelper`, with its await step going through the prelude's
  * `awaitThen` (see the module comment) — derived from esbuild's text, so the two cannot drift.
  */
-export const PRELUDE_ASYNC_HELPER = ESBUILD_ASYNC_HELPER.replace('var __async = ', 'var asyncHelper = ').replace(AWAIT_STEP, 'awaitThen(Promise.resolve(x.value), fulfilled, rejected)')
+export const PRELUDE_ASYNC_HELPER = replaceOnce(replaceOnce(ESBUILD_ASYNC_HELPER, 'var __async = ', 'var asyncHelper = '), AWAIT_STEP, 'awaitThen(Promise.resolve(x.value), fulfilled, rejected)')
+
+/** `text` with `from` replaced by `to`; throws (at module load) when `from` is not in it, rather than leaving the prelude silently unchanged. */
+function replaceOnce(text: string, from: string, to: string): string {
+  const at = text.indexOf(from)
+  if (at === -1) throw new Error(`async-helper: esbuild's helper text no longer contains ${JSON.stringify(from)}`)
+  return text.slice(0, at) + to + text.slice(at + from.length)
+}
 
 /**
  * `code` (a program stripped by `stripProgram` / `stripProgramCached`) without esbuild's
