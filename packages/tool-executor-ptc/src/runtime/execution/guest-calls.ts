@@ -1,7 +1,8 @@
 /**
  * Calls into the sandbox that a run (`run.ts`) makes through the public QuickJS API: a
- * prelude-made function called with a call id, or for a text result, and a rejection turned into
- * a guest object. Each takes the run's context; none keeps state.
+ * prelude-made function called with a call id, or for a text result (a description, the
+ * serialized return value, an unhandled rejection), and a rejection turned into a guest object.
+ * Each takes the run's context; none keeps state.
  */
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten'
 import type { GuestRejection } from '../host-call'
@@ -55,4 +56,42 @@ export function rejectionHandle(ctx: QuickJSContext, rejection: GuestRejection):
     h.dispose()
   }
   return obj
+}
+
+/**
+ * The prelude's `describe(error)`: one line for a thrown guest value; `Uncaught exception (it
+ * could not be described)` when describing threw, `Uncaught exception` for a non-string answer.
+ */
+export function describeGuest(ctx: QuickJSContext, describeFn: QuickJSHandle, errorHandle: QuickJSHandle): string {
+  const described = ctx.callFunction(describeFn, ctx.undefined, errorHandle)
+  if (described.error !== undefined) {
+    described.error.dispose()
+    return 'Uncaught exception (it could not be described)'
+  }
+  const text = ctx.typeof(described.value) === 'string' ? ctx.getString(described.value) : 'Uncaught exception'
+  described.value.dispose()
+  return text
+}
+
+/** `fn(arg)` in the sandbox: its result when it is a string (else `text` is `undefined`), or the exception it threw. */
+export function callForString(ctx: QuickJSContext, fn: QuickJSHandle, arg: QuickJSHandle): { readonly text: string | undefined } | { readonly error: QuickJSHandle } {
+  const called = ctx.callFunction(fn, ctx.undefined, arg)
+  if (called.error !== undefined) return { error: called.error }
+  const text = ctx.typeof(called.value) === 'string' ? ctx.getString(called.value) : undefined
+  called.value.dispose()
+  return { text }
+}
+
+/**
+ * The prelude's `serialize(value)`: the return value's JSON text (`json`), its length in
+ * characters when it is over the output budget (`chars`), neither when there is nothing to
+ * return; or the exception it threw.
+ */
+export function callSerialize(ctx: QuickJSContext, serializeFn: QuickJSHandle, value: QuickJSHandle): { readonly json?: string; readonly chars?: number } | { readonly error: QuickJSHandle } {
+  const serialized = ctx.callFunction(serializeFn, ctx.undefined, value)
+  if (serialized.error !== undefined) return { error: serialized.error }
+  const type = ctx.typeof(serialized.value)
+  const out = type === 'string' ? { json: ctx.getString(serialized.value) } : type === 'number' ? { chars: ctx.getNumber(serialized.value) } : {}
+  serialized.value.dispose()
+  return out
 }

@@ -5,18 +5,26 @@
  * exactly once, and frees every handle.
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
-import { renderValue } from '../../render'
-import { dropAsyncHelper } from '../async-helper'
+import type { QuickJSHandle } from 'quickjs-emscripten'
 import { accessor, clip, type GuestRejection, type HostLink, type HostReply } from '../host-call'
 import { parseQueuedCalls } from '../call-queue'
-import { rawCalls, type RawCalls } from '../raw-calls'
-import { takeContext } from '../module-pool'
 import type { RunError } from '../types'
 import { runGuarded, WatchdogTimeout } from '../watchdog'
 import type { ExecutionArgs } from './args'
-import { ABORTED_MESSAGE, abortError, classify, MAX_MESSAGE_CHARS, memoryError, messageOf, STALLED_MESSAGE } from './failures'
-import { callForText, callWithId, rejectionHandle, unwrap } from './guest-calls'
+import { TimeBudget } from './budget'
+import { buildContext, type RunContext } from './context'
+import {
+  ABORTED_MESSAGE,
+  abortError,
+  classify,
+  hostFailure,
+  MAX_MESSAGE_CHARS,
+  memoryError,
+  returnedOutput,
+  STALLED_MESSAGE,
+  wallTimeoutError,
+} from './failures'
+import { callForString, callForText, callSerialize, callWithId, describeGuest, rejectionHandle } from './guest-calls'
 
 /**
  * Longest single blocking wait for host replies (ms) when the host link can wait
@@ -34,19 +42,10 @@ type Settlement = HostReply & { readonly id: number }
 export class Execution {
   private readonly a: ExecutionArgs
   private readonly host: HostLink
-  /** The program as evaluated: `a.code` without esbuild's `__async` when the prelude defines it (`async-helper.ts`). */
-  private code: string
-  private rt: QuickJSRuntime | undefined
-  private ctx: QuickJSContext | undefined
+  /** The run's sandbox (`context.ts`), once the first entry built it. */
+  private sb: RunContext | undefined
+  /** Every handle the run made (the sandbox's included); freed when it ends. */
   private readonly handles: QuickJSHandle[] = []
-  private serializeFn: QuickJSHandle | undefined
-  private describeFn: QuickJSHandle | undefined
-  private unhandledFn: QuickJSHandle | undefined
-  private deliverFn: QuickJSHandle | undefined
-  private refuseFn: QuickJSHandle | undefined
-  private afterJobsFn: QuickJSHandle | undefined
-  /** `deliver`, `afterJobs`, the jobs and the main promise's state through the C interface (`raw-calls.ts`); `undefined`: the public API. */
-  private raw: RawCalls | undefined
   private mainPromise: QuickJSHandle | undefined
   private readonly queue: Settlement[] = []
   private readonly logs: string[] = []
@@ -55,11 +54,9 @@ export class Execution {
   private result: { value?: JsonValue } | undefined
   private finished = false
   private poisoned = false
-  private computeUsed = 0
-  private entryStart: number | undefined
+  /** Compute and wall time (`budget.ts`); the wall budget starts with the program (after the context is ready). */
+  private readonly budget: TimeBudget
   private inEntry = false
-  /** Set when the program starts (after the context is ready). */
-  private wallDeadline: number
   private wallTimer: ReturnType<typeof setTimeout> | undefined
   private wake: ReturnType<typeof setImmediate> | undefined
   private wakeQueued = false
@@ -76,8 +73,7 @@ export class Execution {
   constructor(args: ExecutionArgs) {
     this.a = args
     this.host = args.host
-    this.code = args.code
-    this.wallDeadline = performance.now() + args.limits.wallMs
+    this.budget = new TimeBudget(args.limits.computeMs, args.limits.wallMs)
     this.growFailuresAtStart = args.entry.growFailures()
   }
 
@@ -97,14 +93,14 @@ export class Execution {
     // own entry, counted neither as compute time nor against the wall budget (a cold instance
     // can take a while), and unguarded (no program code runs in it).
     this.enter(() => this.setupContext(), { counted: false, guarded: false })
-    this.wallDeadline = performance.now() + this.a.limits.wallMs
+    this.budget.startWall()
     this.a.monitor?.setWallDeadline(this.a.limits.wallMs)
     this.enter(() => {
       this.startProgram()
       if (this.failure === undefined) this.drainAndCheck()
     })
     if (!this.finished) {
-      this.wallTimer = setTimeout(this.onWallTimeout, Math.min(2_147_483_647, Math.max(1, this.wallDeadline - performance.now())))
+      this.wallTimer = setTimeout(this.onWallTimeout, Math.min(2_147_483_647, Math.max(1, this.budget.wallDeadline - performance.now())))
     }
     this.awaitReplies()
   }
@@ -112,51 +108,13 @@ export class Execution {
   // ---- setup -------------------------------------------------------------------------------
 
   private setupContext(): void {
-    const limits = this.a.limits
-    // A runtime and context with the prelude evaluated, made while the instance was idle (or now).
-    const { rt, ctx, preludeFn: evaluated } = takeContext(this.a.entry, this.a.prelude)
-    this.code = dropAsyncHelper(this.a.code)
-    this.rt = rt
-    this.ctx = ctx
-    const preludeFn = this.keep(evaluated)
-    rt.setMemoryLimit(limits.memoryBytes)
-    rt.setMaxStackSize(limits.stackBytes)
-    rt.setInterruptHandler(this.interrupt)
-    const hostPrint = this.keep(ctx.newFunction('hostPrint', (line) => this.hostPrint(line)))
-    const names = this.keep(ctx.newArray())
-    this.host.names
-      .flatMap((name) => [name, accessor(name)])
-      .forEach((text, i) => {
-        const h = ctx.newString(text)
-        ctx.setProp(names, i, h)
-        h.dispose()
-      })
-    const config = this.keep(ctx.newObject())
-    for (const [key, value] of [
-      ['valueBytes', limits.valueBytes],
-      ['outputBytes', limits.outputBytes],
-      ['messageChars', MAX_MESSAGE_CHARS],
-      ['maxSubCalls', limits.maxSubCalls],
-    ] as const) {
-      const h = ctx.newNumber(value)
-      ctx.setProp(config, key, h)
-      h.dispose()
-    }
-    // The program's copy of esbuild's `__async` is dropped when the prelude can define it (async-helper.ts).
-    ctx.setProp(config, 'asyncHelper', this.code === this.a.code ? ctx.false : ctx.true)
-    const api = this.keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
-    this.serializeFn = this.keep(ctx.getProp(api, 'serialize'))
-    this.describeFn = this.keep(ctx.getProp(api, 'describe'))
-    this.unhandledFn = this.keep(ctx.getProp(api, 'unhandled'))
-    this.deliverFn = this.keep(ctx.getProp(api, 'deliver'))
-    this.refuseFn = this.keep(ctx.getProp(api, 'refuse'))
-    this.afterJobsFn = this.keep(ctx.getProp(api, 'afterJobs'))
-    this.raw = rawCalls(ctx)
+    const a = this.a
+    this.sb = buildContext({ entry: a.entry, prelude: a.prelude, code: a.code, names: this.host.names, limits: a.limits, print: (line) => this.hostPrint(line), interrupt: this.interrupt }, this.handles)
   }
 
   private startProgram(): void {
-    const ctx = this.ctx as QuickJSContext
-    const compiled = ctx.evalCode(this.code, 'program.js')
+    const { ctx, code } = this.sb as RunContext
+    const compiled = ctx.evalCode(code, 'program.js')
     if (compiled.error !== undefined) {
       this.failWith(this.describe(compiled.error))
       compiled.error.dispose()
@@ -190,25 +148,25 @@ export class Execution {
   private enter(fn: () => void, mode: { readonly counted: boolean; readonly guarded: boolean } = GUEST_ENTRY): void {
     if (this.finished) return
     const counted = mode.counted
+    const budget = this.budget
     const timed = (): void => {
-      if (counted) this.entryStart = performance.now()
+      if (counted) budget.beginEntry()
       fn()
     }
     const monitor = this.a.monitor
     this.inEntry = true
     try {
-      monitor?.enter(mode.guarded ? this.remainingMs() + this.a.graceMs : undefined, counted)
-      if (this.a.watchdog && mode.guarded) runGuarded(timed, this.remainingMs() + this.a.graceMs)
+      monitor?.enter(mode.guarded ? budget.remainingMs() + this.a.graceMs : undefined, counted)
+      if (this.a.watchdog && mode.guarded) runGuarded(timed, budget.remainingMs() + this.a.graceMs)
       else timed()
     } catch (error) {
       this.poisoned = true
-      if (error instanceof WatchdogTimeout) this.failure ??= this.timeoutError()
+      if (error instanceof WatchdogTimeout) this.failure ??= budget.stopped(this.running)
       else this.failure ??= this.hostError(error)
     } finally {
-      if (this.entryStart !== undefined) this.computeUsed += performance.now() - this.entryStart
-      this.entryStart = undefined
+      budget.endEntry()
       this.inEntry = false
-      monitor?.leave(this.computeUsed)
+      monitor?.leave(budget.computeUsed)
     }
     try {
       this.a.afterEntry?.()
@@ -225,35 +183,25 @@ export class Execution {
     return this.failure !== undefined || this.result !== undefined
   }
 
-  private remainingMs(): number {
-    return Math.max(1, Math.min(this.a.limits.computeMs - this.computeUsed, this.wallDeadline - performance.now()))
-  }
-
   private readonly interrupt = (): boolean => {
     if (this.failure !== undefined) return true
     if (this.a.monitor?.abortRequested() === true) {
       this.failure = { kind: 'abort', message: ABORTED_MESSAGE }
       return true
     }
-    const now = performance.now()
-    if (this.entryStart !== undefined && this.computeUsed + (now - this.entryStart) > this.a.limits.computeMs) {
-      this.failure = this.computeTimeout()
-      return true
-    }
-    if (now >= this.wallDeadline) {
-      this.failure = this.wallTimeout()
-      return true
-    }
-    return false
+    const exceeded = this.budget.exceeded(performance.now(), this.running)
+    if (exceeded === undefined) return false
+    this.failure = exceeded
+    return true
   }
 
   private drainAndCheck(): void {
-    const rt = this.rt
-    const ctx = this.ctx
-    if (rt === undefined || ctx === undefined) return
+    const sb = this.sb
+    if (sb === undefined) return
+    const { rt, ctx, raw } = sb
     // A successful executePendingJobs(-1) ran every job, including those it queued.
     while (this.failure === undefined && rt.hasPendingJob()) {
-      const error = this.raw !== undefined ? this.raw.runJobs() : rt.executePendingJobs(-1).error
+      const error = raw !== undefined ? raw.runJobs() : rt.executePendingJobs(-1).error
       if (error === undefined) break
       const text = this.failure === undefined ? this.describe(error) : ''
       error.dispose()
@@ -261,7 +209,7 @@ export class Execution {
     }
     if (this.failure !== undefined || this.mainPromise === undefined) return
     // The program still running is the common case: asked through the C interface when it is there.
-    const state = this.raw?.isPending(this.mainPromise) === true ? undefined : ctx.getPromiseState(this.mainPromise)
+    const state = raw?.isPending(this.mainPromise) === true ? undefined : ctx.getPromiseState(this.mainPromise)
     if (state === undefined || state.type === 'pending') {
       // The calls the program queued in this entry (those of an entry that ended it are dropped).
       this.takeCalls()
@@ -292,25 +240,21 @@ export class Execution {
    * tracks them; the main promise itself is excluded), `undefined` when there is none.
    */
   private unhandledRejection(): string | undefined {
-    const ctx = this.ctx
-    if (ctx === undefined || this.unhandledFn === undefined || this.mainPromise === undefined) return undefined
-    const found = ctx.callFunction(this.unhandledFn, ctx.undefined, this.mainPromise)
-    if (found.error !== undefined) {
-      const text = this.failure === undefined ? this.describe(found.error) : ''
-      found.error.dispose()
-      return this.failure === undefined ? text : undefined
-    }
-    const text = ctx.typeof(found.value) === 'string' ? ctx.getString(found.value) : undefined
-    found.value.dispose()
-    return text
+    const sb = this.sb
+    if (sb === undefined || this.mainPromise === undefined) return undefined
+    const found = callForString(sb.ctx, sb.unhandledFn, this.mainPromise)
+    if (!('error' in found)) return found.text
+    const text = this.failure === undefined ? this.describe(found.error) : ''
+    found.error.dispose()
+    return this.failure === undefined ? text : undefined
   }
 
-  /** Serializes the program's return value and checks the output budget. */
+  /** Serializes the program's return value and checks the output budget (`returnedOutput`). */
   private collect(valueHandle: QuickJSHandle): void {
-    const ctx = this.ctx
-    if (ctx === undefined || this.serializeFn === undefined) return
-    const serialized = ctx.callFunction(this.serializeFn, ctx.undefined, valueHandle)
-    if (serialized.error !== undefined) {
+    const sb = this.sb
+    if (sb === undefined) return
+    const serialized = callSerialize(sb.ctx, sb.serializeFn, valueHandle)
+    if ('error' in serialized) {
       const text = this.failure === undefined ? this.describe(serialized.error) : ''
       serialized.error.dispose()
       if (this.failure !== undefined) return
@@ -318,39 +262,16 @@ export class Execution {
       this.failure = error.kind === 'memory' ? error : { kind: 'invalid-output', message: text.replace(/^TypeError: /, '') }
       return
     }
-    const type = ctx.typeof(serialized.value)
-    const json = type === 'string' ? ctx.getString(serialized.value) : undefined
-    const chars = type === 'number' ? ctx.getNumber(serialized.value) : undefined
-    serialized.value.dispose()
-    if (chars !== undefined) {
-      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: the return value is ${chars} characters of JSON`)
-      return
-    }
-    if (json === undefined) {
-      this.result = {}
-      return
-    }
-    let value: JsonValue
-    try {
-      value = JSON.parse(json) as JsonValue
-    } catch {
-      this.fail('invalid-output', 'the return value is not JSON')
-      return
-    }
-    const rendered = renderValue(value)
-    const total = this.logBytes + (rendered === '' ? 0 : Buffer.byteLength(rendered) + (this.logs.length > 0 ? 1 : 0))
-    if (total > this.a.limits.outputBytes) {
-      this.fail('output-limit', `output limit of ${this.a.limits.outputBytes} bytes exceeded: printed lines and the return value come to ${total} bytes`)
-      return
-    }
-    this.result = { value }
+    const output = returnedOutput(serialized.json, serialized.chars, this.logs.length, this.logBytes, this.a.limits.outputBytes)
+    if ('kind' in output) this.fail(output.kind, output.message)
+    else this.result = output
   }
 
   // ---- host functions (called from inside an entry) ----------------------------------------
 
   private hostPrint(lineHandle: QuickJSHandle): void {
-    if (this.failure !== undefined || this.ctx === undefined) return
-    const line = this.ctx.getString(lineHandle)
+    if (this.failure !== undefined || this.sb === undefined) return
+    const line = this.sb.ctx.getString(lineHandle)
     const bytes = Buffer.byteLength(line)
     const next = this.logBytes + bytes + (this.logs.length > 0 ? 1 : 0)
     if (next > this.a.limits.outputBytes) {
@@ -363,7 +284,8 @@ export class Execution {
 
   /** After the jobs of an entry that left the program running: takes the sub-calls it queued (`afterJobs`), in order. */
   private takeCalls(): void {
-    const taken = callForText(this.ctx as QuickJSContext, this.raw, this.afterJobsFn as QuickJSHandle)
+    const sb = this.sb as RunContext
+    const taken = callForText(sb.ctx, sb.raw, sb.afterJobsFn)
     if ('error' in taken) {
       this.failWith(this.describe(taken.error))
       taken.error.dispose()
@@ -457,7 +379,7 @@ export class Execution {
     const host = this.host
     if (host.wait === undefined) return
     while (!this.finished && this.failure === undefined && this.queue.length === 0 && this.inFlight > 0) {
-      const left = this.wallDeadline - performance.now()
+      const left = this.budget.wallDeadline - performance.now()
       if (left <= 0) {
         this.failure ??= this.wallTimeout()
         this.finish()
@@ -496,29 +418,22 @@ export class Execution {
 
   /** `api.deliver(id, text)` in the sandbox; the exception it threw, if any. */
   private deliver(id: number, text: string): QuickJSHandle | undefined {
-    if (this.raw !== undefined) return this.raw.callIdText(this.deliverFn as QuickJSHandle, id, text)
-    return callWithId(this.ctx as QuickJSContext, this.deliverFn as QuickJSHandle, id, (this.ctx as QuickJSContext).newString(text))
+    const sb = this.sb as RunContext
+    if (sb.raw !== undefined) return sb.raw.callIdText(sb.deliverFn, id, text)
+    return callWithId(sb.ctx, sb.deliverFn, id, sb.ctx.newString(text))
   }
 
   /** `api.refuse(id, rejection)` in the sandbox; the exception it threw, if any. */
   private refuse(id: number, rejection: GuestRejection): QuickJSHandle | undefined {
-    return callWithId(this.ctx as QuickJSContext, this.refuseFn as QuickJSHandle, id, rejectionHandle(this.ctx as QuickJSContext, rejection))
+    const sb = this.sb as RunContext
+    return callWithId(sb.ctx, sb.refuseFn, id, rejectionHandle(sb.ctx, rejection))
   }
 
   // ---- failures ----------------------------------------------------------------------------
 
   /** Describes a thrown guest value with the prelude (one line, truncated). */
   private describe(errorHandle: QuickJSHandle): string {
-    const ctx = this.ctx
-    if (ctx === undefined || this.describeFn === undefined) return 'Uncaught exception'
-    const described = ctx.callFunction(this.describeFn, ctx.undefined, errorHandle)
-    if (described.error !== undefined) {
-      described.error.dispose()
-      return 'Uncaught exception (it could not be described)'
-    }
-    const text = ctx.typeof(described.value) === 'string' ? ctx.getString(described.value) : 'Uncaught exception'
-    described.value.dispose()
-    return text
+    return this.sb === undefined ? 'Uncaught exception' : describeGuest(this.sb.ctx, this.sb.describeFn, errorHandle)
   }
 
   private fail(kind: RunError['kind'], message: string): void {
@@ -529,34 +444,20 @@ export class Execution {
     this.failure ??= classify(description, this.a.limits.memoryBytes, this.capReached())
   }
 
-  private computeTimeout(): RunError {
-    return { kind: 'timeout', message: `compute time limit of ${this.a.limits.computeMs} ms exceeded` }
-  }
+  /**
+   * Host calls not yet settled, for a wall-timeout message: in a worker, "running" means the host
+   * function has not settled on the main thread (a call or reply still in transit is not
+   * running); in-process the two counts are the same. (A program waiting on nothing that can
+   * settle never times out: it is stopped at once, see STALLED_MESSAGE.)
+   */
+  private readonly running = (): number => (this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning())
 
   private wallTimeout(): RunError {
-    // In a worker, "running" means the host function has not settled on the main thread (a call
-    // or reply still in transit is not running); in-process the two counts are the same.
-    // (A program waiting on nothing that can settle never gets here: it is stopped at once, see STALLED_MESSAGE.)
-    const running = this.a.monitor === undefined ? this.inFlight : this.a.monitor.hostRunning()
-    const waiting = running > 0 ? ` (${running} tool call${running === 1 ? '' : 's'} still running)` : ''
-    return { kind: 'timeout', message: `wall time limit of ${this.a.limits.wallMs} ms exceeded${waiting}` }
-  }
-
-  /** The timeout of a watchdog stop: whichever budget the stopped entry ran out of. */
-  private timeoutError(): RunError {
-    const now = performance.now()
-    const compute = this.computeUsed + (this.entryStart === undefined ? 0 : now - this.entryStart)
-    return compute >= this.a.limits.computeMs || now < this.wallDeadline ? this.computeTimeout() : this.wallTimeout()
+    return wallTimeoutError(this.a.limits.wallMs, this.running())
   }
 
   private hostError(error: unknown): RunError {
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      return { kind: 'exception', message: 'InternalError: stack overflow' }
-    }
-    if (this.capReached()) {
-      return memoryError(this.a.limits.memoryBytes)
-    }
-    return { kind: 'exception', message: `sandbox internal error: ${clip(messageOf(error), MAX_MESSAGE_CHARS)}` }
+    return hostFailure(error, this.capReached(), this.a.limits.memoryBytes)
   }
 
   private readonly onWallTimeout = (): void => {
@@ -592,7 +493,7 @@ export class Execution {
     this.wallTimer = undefined
     this.wake = undefined
     this.a.input.signal.removeEventListener('abort', this.onAbort)
-    this.a.monitor?.leave(this.computeUsed)
+    this.a.monitor?.leave(this.budget.computeUsed)
     try {
       this.a.input.onSettle?.()
     } catch {
@@ -602,7 +503,7 @@ export class Execution {
     const disposed = this.dispose()
     const { pool, prelude } = this.a
     pool.release(this.a.entry, disposed && !oom)
-    const stats = { subCalls: this.forwarded, computeMs: this.computeUsed, wallMs: performance.now() - this.a.started }
+    const stats = { subCalls: this.forwarded, computeMs: this.budget.computeUsed, wallMs: performance.now() - this.a.started }
     const logs = this.logs
     if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
     else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
@@ -619,10 +520,11 @@ export class Execution {
       this.queue.length = 0
       for (const handle of this.handles) if (handle.alive) handle.dispose()
       this.handles.length = 0
-      this.raw?.dispose()
-      this.raw = undefined
-      this.ctx?.dispose()
-      this.rt?.dispose()
+      const sb = this.sb
+      this.sb = undefined
+      sb?.raw?.dispose()
+      sb?.ctx.dispose()
+      sb?.rt.dispose()
       return true
     } catch {
       return false
