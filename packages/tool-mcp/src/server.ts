@@ -3,17 +3,18 @@
  * reconnection with backoff. A failure here never reaches another server.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type JSONRPCMessage, type Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
-import type { McpHttpServerConfig, McpStdioServerConfig, McpCustomServerConfig, ResolvedServerConfig } from './config'
+import type { ResolvedServerConfig } from './config'
 import { CallLinks, type CallLink, type LinkedCall } from './call'
 import { DirectCall, DirectCalls, type DirectProgress } from './direct'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
 import { CALL_TOOL_RESULT, MalformedCallToolResult } from './result'
 import type { McpProgress } from './progress'
+import { createTransport, StderrTail, traceTransport, withCause } from './transport'
 
 /**
  * A server's state: `connecting` (first attempt), `ready`, `reconnecting` (waiting for or making
@@ -73,53 +74,6 @@ export interface ServerHost {
  * "a" already registered its tool "u" under that name. …`), and the first server keeps the name.
  */
 export class McpToolNameCollisionError extends ToolRegistrationError {}
-
-const STDERR_TAIL_LINES = 10
-
-function isStdio(source: ResolvedServerConfig['source']): source is McpStdioServerConfig {
-  return source.transport === undefined || source.transport === 'stdio'
-}
-
-/**
- * The environment a stdio server's child process gets: the inherited part per `inheritEnv`
- * (default `'minimal'`: the MCP SDK's `getDefaultEnvironment()` list — `HOME`, `LOGNAME`,
- * `PATH`, `SHELL`, `TERM`, `USER` on POSIX; a list adds those names; `'all'` copies
- * `process.env`), then `env` on top (`undefined` removes a variable). Never throws.
- */
-export function childEnvironment(config: McpStdioServerConfig): Record<string, string> {
-  const inherit = config.inheritEnv ?? 'minimal'
-  const env: Record<string, string | undefined> = inherit === 'all' ? { ...process.env } : getDefaultEnvironment()
-  if (Array.isArray(inherit)) for (const key of inherit) if (process.env[key] !== undefined) env[key] = process.env[key]
-  if (config.env !== undefined) Object.assign(env, config.env)
-  // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
-  if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
-  return env as Record<string, string>
-}
-
-/** Routes a connected transport's messages through `trace` (its throws ignored). */
-function traceTransport(transport: Transport, trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void): void {
-  const see = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
-    try {
-      trace(direction, message)
-    } catch {
-      // A tracer never disturbs the connection.
-    }
-  }
-  const send = transport.send.bind(transport)
-  transport.send = (message, options) => (see('send', message), send(message, options))
-  const receive = transport.onmessage
-  transport.onmessage = (message, extra) => (see('receive', message), receive?.(message, extra))
-}
-
-/**
- * A connection failure's message, with its cause's when the message alone does not say what
- * happened (`fetch failed (connect ECONNREFUSED 127.0.0.1:3001)`).
- */
-function withCause(error: unknown): string {
-  const message = describeThrown(error)
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : ''
-  return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
-}
 
 const ignore = (): void => undefined
 
@@ -191,7 +145,8 @@ export class McpServerConnection {
   /** By the server's tool name: the tool as listed (JSON) and its definition. */
   private entries = new Map<string, { readonly json: string; readonly definition: AnyToolDefinition }>()
   private refreshing: Promise<void> = Promise.resolve()
-  private stderrTail: string[] = []
+  /** The stdio child's last stderr lines (each also logged at debug level). */
+  private readonly stderr: StderrTail
   private inFlight = 0
   private readonly links = new CallLinks()
   private readonly caller = (target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> => this.call(target, args, exec)
@@ -200,6 +155,7 @@ export class McpServerConnection {
     this.config = config
     this.host = host
     this.group = group
+    this.stderr = new StderrTail((line) => host.debug(`[${config.name} stderr] ${line}`))
   }
 
   /** The current snapshot. */
@@ -240,48 +196,12 @@ export class McpServerConnection {
     await this.connect()
   }
 
-  private createTransport(): Transport | Promise<Transport> {
-    const source = this.config.source
-    if (isStdio(source)) {
-      const transport = new StdioClientTransport({
-        command: source.command,
-        args: [...(source.args ?? [])],
-        env: childEnvironment(source),
-        stderr: 'pipe',
-        ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
-      })
-      transport.stderr?.on('data', (chunk: Buffer) => this.recordStderr(chunk))
-      return transport
-    }
-    if (source.transport === 'http') {
-      const http = source as McpHttpServerConfig
-      return new StreamableHTTPClientTransport(http.url instanceof URL ? http.url : new URL(http.url), http.headers === undefined ? undefined : { requestInit: { headers: { ...http.headers } } })
-    }
-    return (source as McpCustomServerConfig).create()
-  }
-
-  private recordStderr(chunk: Buffer): void {
-    for (const line of chunk.toString('utf8').split('\n')) {
-      const text = line.trimEnd()
-      if (text === '') continue
-      this.stderrTail.push(text.length > 300 ? `${text.slice(0, 299)}…` : text)
-      if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift()
-      this.host.debug(`[${this.config.name} stderr] ${text}`)
-    }
-  }
-
-  /** `; its last stderr line: …` when the server wrote any. */
-  private stderrHint(): string {
-    const last = this.stderrTail.at(-1)
-    return last === undefined ? '' : `; its last stderr line: ${last}`
-  }
-
   private async connect(): Promise<void> {
     if (this.closed) return
     this.setState(this.attempts === 0 && this.state === 'connecting' ? 'connecting' : 'reconnecting')
     let client: Client | undefined
     try {
-      const transport = await this.createTransport()
+      const transport = await createTransport(this.config.source, this.stderr)
       client = new Client({ name: this.host.clientInfo.name, version: this.host.clientInfo.version }, { capabilities: {} })
       const own = client
       client.onerror = (error) => this.host.debug(`MCP server "${this.config.name}": ${describeThrown(error)}`)
@@ -304,7 +224,7 @@ export class McpServerConnection {
       // Closed meanwhile, or replaced by another attempt (`reconnect`).
       if (this.closed || (client !== undefined && this.client !== client)) return
       await this.dropClient()
-      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${withCause(error)}${this.stderrHint()}`, !(error instanceof ToolRegistrationError))
+      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${withCause(error)}${this.stderr.hint()}`, !(error instanceof ToolRegistrationError))
     }
   }
 
@@ -349,7 +269,7 @@ export class McpServerConnection {
     this.client = undefined
     this.transport = undefined
     this.direct = undefined
-    this.failed(`closed the connection${this.stderrHint()}`, true)
+    this.failed(`closed the connection${this.stderr.hint()}`, true)
   }
 
   private async dropClient(): Promise<void> {
@@ -522,7 +442,7 @@ export class McpServerConnection {
   private callError(tool: string, error: unknown): ToolError {
     const server = `MCP server "${this.config.name}"`
     if (error instanceof McpError) {
-      if (error.code === ErrorCode.ConnectionClosed) return new ToolError('MCP_CONNECTION_CLOSED', `${server} closed the connection during the call to "${tool}"${this.stderrHint()}`, { cause: error })
+      if (error.code === ErrorCode.ConnectionClosed) return new ToolError('MCP_CONNECTION_CLOSED', `${server} closed the connection during the call to "${tool}"${this.stderr.hint()}`, { cause: error })
       if (error.code === ErrorCode.RequestTimeout) return new ToolError('MCP_REQUEST_TIMEOUT', `${server} did not answer the call to "${tool}" within ${this.config.requestTimeoutMs}ms`, { cause: error })
       return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message}`, { cause: error })
     }

@@ -1,0 +1,109 @@
+/**
+ * A server's transport (`server.ts` connects it): the stdio child with its environment and its
+ * stderr tail, the Streamable HTTP client, or a custom transport's factory; the tracer that sees
+ * every message; and the text of a connection failure.
+ */
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { describeThrown } from '@deepseek-ai/dsh-tools'
+import type { McpCustomServerConfig, McpHttpServerConfig, McpStdioServerConfig, ResolvedServerConfig } from './config'
+
+/** How many of a stdio child's last stderr lines are kept. */
+const STDERR_TAIL_LINES = 10
+
+function isStdio(source: ResolvedServerConfig['source']): source is McpStdioServerConfig {
+  return source.transport === undefined || source.transport === 'stdio'
+}
+
+/**
+ * The environment a stdio server's child process gets: the inherited part per `inheritEnv`
+ * (default `'minimal'`: the MCP SDK's `getDefaultEnvironment()` list — `HOME`, `LOGNAME`,
+ * `PATH`, `SHELL`, `TERM`, `USER` on POSIX; a list adds those names; `'all'` copies
+ * `process.env`), then `env` on top (`undefined` removes a variable). Never throws.
+ */
+export function childEnvironment(config: McpStdioServerConfig): Record<string, string> {
+  const inherit = config.inheritEnv ?? 'minimal'
+  const env: Record<string, string | undefined> = inherit === 'all' ? { ...process.env } : getDefaultEnvironment()
+  if (Array.isArray(inherit)) for (const key of inherit) if (process.env[key] !== undefined) env[key] = process.env[key]
+  if (config.env !== undefined) Object.assign(env, config.env)
+  // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
+  if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
+  return env as Record<string, string>
+}
+
+/** Routes a connected transport's messages through `trace` (its throws ignored). */
+export function traceTransport(transport: Transport, trace: (direction: 'send' | 'receive', message: JSONRPCMessage) => void): void {
+  const see = (direction: 'send' | 'receive', message: JSONRPCMessage): void => {
+    try {
+      trace(direction, message)
+    } catch {
+      // A tracer never disturbs the connection.
+    }
+  }
+  const send = transport.send.bind(transport)
+  transport.send = (message, options) => (see('send', message), send(message, options))
+  const receive = transport.onmessage
+  transport.onmessage = (message, extra) => (see('receive', message), receive?.(message, extra))
+}
+
+/**
+ * A connection failure's message, with its cause's when the message alone does not say what
+ * happened (`fetch failed (connect ECONNREFUSED 127.0.0.1:3001)`).
+ */
+export function withCause(error: unknown): string {
+  const message = describeThrown(error)
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : ''
+  return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
+}
+
+/**
+ * A stdio child's last {@link STDERR_TAIL_LINES} non-blank stderr lines (trailing spaces trimmed,
+ * each cut to 300 characters), each also handed to `log` in full.
+ */
+export class StderrTail {
+  private readonly lines: string[] = []
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  /** Records a chunk of the child's stderr. */
+  record(chunk: Buffer): void {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      const text = line.trimEnd()
+      if (text === '') continue
+      this.lines.push(text.length > 300 ? `${text.slice(0, 299)}…` : text)
+      if (this.lines.length > STDERR_TAIL_LINES) this.lines.shift()
+      this.log(text)
+    }
+  }
+
+  /** `; its last stderr line: …` when the server wrote any, else `''`. */
+  hint(): string {
+    const last = this.lines.at(-1)
+    return last === undefined ? '' : `; its last stderr line: ${last}`
+  }
+}
+
+/**
+ * The transport `source` configures (not connected yet): a stdio child (its stderr piped into
+ * `stderr`), a Streamable HTTP client, or what a custom source's `create()` returns.
+ */
+export function createTransport(source: ResolvedServerConfig['source'], stderr: StderrTail): Transport | Promise<Transport> {
+  if (isStdio(source)) {
+    const transport = new StdioClientTransport({
+      command: source.command,
+      args: [...(source.args ?? [])],
+      env: childEnvironment(source),
+      stderr: 'pipe',
+      ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+    })
+    transport.stderr?.on('data', (chunk: Buffer) => stderr.record(chunk))
+    return transport
+  }
+  if (source.transport === 'http') {
+    const http = source as McpHttpServerConfig
+    return new StreamableHTTPClientTransport(http.url instanceof URL ? http.url : new URL(http.url), http.headers === undefined ? undefined : { requestInit: { headers: { ...http.headers } } })
+  }
+  return (source as McpCustomServerConfig).create()
+}
