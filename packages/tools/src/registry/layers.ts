@@ -1,7 +1,7 @@
 /**
  * What the registry keeps per scope (internal): a layer of registrations, restriction masks,
- * guards, executor mounts and approvals; the cached view of what a scope sees; and how a
- * `restrict()` filter becomes a mask.
+ * guards, executor mounts and approvals; the cached view of what a scope sees and how it is
+ * computed; and how a `restrict()` filter becomes a mask.
  */
 import type { AnyToolDefinition, ApprovalService, Scope, ToolCondition, ToolGuard, ToolSchema } from '../contracts'
 import type { ToolExecutor } from '../executor'
@@ -51,4 +51,39 @@ export function maskOf(filter: ToolFilter): Mask {
     }
   }
   throw new ToolRegistrationError('restrict() takes { allow: string[] }, { deny: string[] } or a predicate (name, definition) => boolean')
+}
+
+/**
+ * The registrations a scope sees, by name: walking `chain` (the scope first, then its parents),
+ * the nearest layer's registration wins a name, and a parent's registration counts only if every
+ * mask of the layers below it admits it. A throwing mask masks the tool (fail closed) and is
+ * reported as `restrict() predicate on "<name>"`.
+ */
+export function visibleByName(layers: ReadonlyMap<Scope, Layer>, chain: readonly Scope[], report: (stage: string, error: unknown) => void): Map<string, Registration> {
+  const byName = new Map<string, Registration>()
+  const masksBelow: Mask[] = []
+  for (const s of chain) {
+    const layer = layers.get(s)
+    if (layer === undefined) continue
+    for (const reg of layer.byName.values()) {
+      if (byName.has(reg.definition.name)) continue
+      let admitted = true
+      for (const mask of masksBelow) {
+        let ok: boolean
+        try {
+          ok = mask(reg.definition.name, reg.definition) === true
+        } catch (error) {
+          report(`restrict() predicate on "${reg.definition.name}"`, error)
+          ok = false
+        }
+        if (!ok) {
+          admitted = false
+          break
+        }
+      }
+      if (admitted) byName.set(reg.definition.name, reg)
+    }
+    masksBelow.push(...layer.masks)
+  }
+  return byName
 }

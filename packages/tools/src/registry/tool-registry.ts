@@ -1,8 +1,8 @@
 /**
  * The `ToolRegistry` class (docs/design.md, "Scopes" and "The registry"): its state (layers by
- * scope, the visible-set cache, cordis' listener table, the pipeline host), registration,
- * restrictions, guards, listeners, approvals, executor mounts, `resolve`, inspection, the
- * execution lookup and hooks, `describe` and `execute`.
+ * scope, the visible-set cache, cordis' listener table, the pipeline host), registration (a
+ * group's swaps are `group.ts`), restrictions, guards, listeners, approvals, executor mounts,
+ * `resolve`, inspection, the execution lookup and hooks, `describe` and `execute`.
  */
 import { Context, Service, symbols } from 'cordis'
 import type {
@@ -26,13 +26,14 @@ import { emitScoped, isWithin, scopeChain, scopeOf } from '../scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from '../pipeline'
 import '../events'
 import type { Disposer, RegisterOptions, ResolveInput, ScopeRef, ToolFilter, ToolGroup, ToolRegistryConfig } from './types'
-import { maskOf, type Layer, type Mask, type Registration, type Visible } from './layers'
+import { maskOf, visibleByName, type Layer, type Registration, type Visible } from './layers'
 import { NON_ASCII, type toolNameProblem } from './names'
 import { validateConfig } from './config'
 import { validateDefinition } from './definition'
 import { addListener, type EventHooks } from './event-hooks'
 import { fiberName, isAgent, serviceOf } from './caller'
 import { ToolSet } from './tool-set'
+import { duplicateNameError, registerToolGroup, type GroupHost } from './group'
 
 const NEVER_ABORTED = new AbortController().signal
 
@@ -65,6 +66,8 @@ export class ToolRegistry extends Service {
   protected readonly _host: PipelineHost
   /** The shared pipeline handed to executors. */
   readonly pipeline: ToolPipeline
+  /** What a tool group (`group.ts`) uses of the registry. */
+  protected readonly _groupHost: GroupHost
 
   constructor(ctx: Context, config?: ToolRegistryConfig) {
     super(ctx, 'tools')
@@ -90,6 +93,14 @@ export class ToolRegistry extends Service {
           // Reporting must never disturb a batch.
         }
       },
+    }
+    this._groupHost = {
+      layer: (scope) => self._layer(scope),
+      validate: (definition) => self._validateDefinition(definition),
+      nextSeq: () => self._seq++,
+      bump: () => self._bump(),
+      emitChange: (change) => self._emitChange(change),
+      report: (stage, error) => self._host.report(stage, error),
     }
     this.pipeline = Object.freeze({
       runBatch: (batch: ExecutorBatch, options?: { maxParallel?: number; admit?: RunnerOptions['admit']; local?: RunnerOptions['local'] }) => self._runBatch(batch, options),
@@ -124,34 +135,7 @@ export class ToolRegistry extends Service {
   protected _visibleFor(scope: Scope): Visible {
     const cached = this._visible.get(scope)
     if (cached !== undefined && cached.version === this._version) return cached
-    const chain = scopeChain(scope)
-    const byName = new Map<string, Registration>()
-    const masksBelow: Mask[] = []
-    for (const s of chain) {
-      const layer = this._layers.get(s)
-      if (layer !== undefined) {
-        for (const reg of layer.byName.values()) {
-          if (byName.has(reg.definition.name)) continue
-          let admitted = true
-          for (const mask of masksBelow) {
-            let ok: boolean
-            try {
-              ok = mask(reg.definition.name, reg.definition) === true
-            } catch (error) {
-              // A throwing restriction masks the tool (fail closed) and is reported.
-              this._host.report(`restrict() predicate on "${reg.definition.name}"`, error)
-              ok = false
-            }
-            if (!ok) {
-              admitted = false
-              break
-            }
-          }
-          if (admitted) byName.set(reg.definition.name, reg)
-        }
-        masksBelow.push(...layer.masks)
-      }
-    }
+    const byName = visibleByName(this._layers, scopeChain(scope), this._host.report)
     const list = [...byName.values()].sort((a, b) => a.seq - b.seq)
     const visible: Visible = { version: this._version, list, byName }
     this._visible.set(scope, visible)
@@ -183,12 +167,7 @@ export class ToolRegistry extends Service {
     return ctx.effect(() => {
       const layer = this._layer(scope)
       const existing = layer.byName.get(name)
-      if (existing !== undefined) {
-        throw new ToolRegistrationError(
-          `Cannot register tool "${name}" in scope "${scope.id}": a tool of that name is already registered there by ${existing.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
-          { toolName: name },
-        )
-      }
+      if (existing !== undefined) throw duplicateNameError(name, scope, existing.owner, owner)
       const reg: Registration = { definition, schema, scope, when, owner, seq: this._seq++, found: new FoundTool(definition, schema.parameters) }
       layer.byName.set(name, reg)
       this._bump()
@@ -220,78 +199,7 @@ export class ToolRegistry extends Service {
    */
   registerGroup(definitions: readonly AnyToolDefinition[]): ToolGroup {
     const ctx = this.ctx
-    const scope = scopeOf(ctx)
-    const owner = fiberName(ctx)
-    const self = serviceOf(this)
-    let current = new Map<string, Registration>()
-    let live = true
-    const swap = (next: readonly AnyToolDefinition[]): void => {
-      if (!Array.isArray(next)) throw new ToolRegistrationError('registerGroup() and replace() take an array of tool definitions')
-      const layer = self._layer(scope)
-      const prepared = new Map<string, Registration>()
-      for (const definition of next) {
-        const name = (definition as { name?: unknown } | null)?.name
-        const kept = typeof name === 'string' ? current.get(name) : undefined
-        if (kept !== undefined && kept.definition === definition && !prepared.has(name as string)) {
-          prepared.set(kept.definition.name, kept)
-          continue
-        }
-        const schema = self._validateDefinition(definition)
-        if (prepared.has(definition.name)) throw new ToolRegistrationError(`Cannot register tool "${definition.name}" in scope "${scope.id}": the group from ${owner} lists it twice`, { toolName: definition.name })
-        const other = layer.byName.get(definition.name)
-        if (other !== undefined && current.get(definition.name) !== other) {
-          throw new ToolRegistrationError(
-            `Cannot register tool "${definition.name}" in scope "${scope.id}": a tool of that name is already registered there by ${other.owner}; this registration came from ${owner}. Rename one (for example with a server prefix) or register it in another scope.`,
-            { toolName: definition.name },
-          )
-        }
-        const seq = kept?.seq ?? self._seq++
-        prepared.set(definition.name, { definition, schema, scope, when: undefined, owner, seq, found: new FoundTool(definition, schema.parameters) })
-      }
-      const registered: string[] = []
-      const unregistered: string[] = []
-      for (const [name, reg] of current) if (prepared.get(name) !== reg) unregistered.push(name)
-      for (const [name, reg] of prepared) if (current.get(name) !== reg) registered.push(name)
-      if (registered.length === 0 && unregistered.length === 0) {
-        current = prepared
-        return
-      }
-      const install = (from: Map<string, Registration>, to: Map<string, Registration>): void => {
-        for (const [name, reg] of from) if (layer.byName.get(name) === reg) layer.byName.delete(name)
-        for (const [name, reg] of to) layer.byName.set(name, reg)
-        self._bump()
-      }
-      install(current, prepared)
-      try {
-        self._emitChange({ type: 'replace', scope, registered, unregistered })
-      } catch (error) {
-        install(prepared, current)
-        throw error
-      }
-      current = prepared
-    }
-    const dispose = ctx.effect(() => {
-      swap(definitions)
-      return () => {
-        if (!live) return
-        live = false
-        try {
-          swap([])
-        } catch (error) {
-          self._host.report('tools/change', error)
-        }
-      }
-    }, `ctx.tools.registerGroup(${definitions.length} tools)`) as Disposer
-    return Object.freeze({
-      get names(): readonly string[] {
-        return Object.freeze([...current.keys()])
-      },
-      replace(next: readonly AnyToolDefinition[]): void {
-        if (!live) throw new ToolRegistrationError(`Cannot replace the tools of a disposed group (scope "${scope.id}", ${owner})`)
-        swap(next)
-      },
-      dispose,
-    })
+    return registerToolGroup(serviceOf(this)._groupHost, ctx, scopeOf(ctx), fiberName(ctx), definitions)
   }
 
   protected _validateDefinition(definition: AnyToolDefinition): ToolSchema {
