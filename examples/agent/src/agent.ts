@@ -68,7 +68,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
         continue
       }
       if (parsed.status === 'recovered') print(`  recovered ${parsed.recovered.length} call(s) from ${[...new Set(parsed.recovered.map((r) => r.marker))].join(', ')} markup in the text`)
-      const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+      const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
       calls.forEach((call, i) => print(`  ${call.callId} ${call.name}(${shortArgs(call.arguments)}) → ${outcome(results[i])}`))
       messages.push(...toOpenAIChatToolMessages(calls, results, { images: 'omit' }))
     }

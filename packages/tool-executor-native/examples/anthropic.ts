@@ -49,7 +49,7 @@ const parsed = stream.result()
 console.log(`status: ${parsed.status}`) // truncated: nothing is executed
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
-const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
 
 // 4. One user message with a tool_result per tool_use; failures carry is_error.
 // The next request's history: the assistant turn (the cut tool_use keeps its id, input {}),

@@ -48,7 +48,7 @@ for (const chunk of chunks) stream.push(chunk)
 const parsed = stream.result()
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
-const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
 
 // 4. Tool messages; DeepSeek takes text only, so images would become placeholders.
 console.log(JSON.stringify(toOpenAIChatToolMessages(calls, results, { images: 'omit' }), null, 2))

@@ -48,7 +48,7 @@ const response: GeminiResponseWire = {
 const parsed = parseGeminiResponse(response, { nameMap: declared.nameMap })
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
-const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
 
 // 4. The `user` content for the next request: functionResponse parts in call order.
 // The next request's contents: the model turn (every thoughtSignature kept), then the responses.

@@ -62,7 +62,9 @@ const parsed = parseOpenAIChatCompletion(completion, { nameMap: declared.nameMap
 if (parsed.status === 'malformed-markup') throw new Error(markupErrorMessage(parsed))
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
-const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+//    With the name map, error texts name the tool as the model saw it: 25 is over the maximum, so
+//    call_2 is answered `Error: Invalid arguments for tool "math_factorial": /n: must be <= 20`.
+const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
 
 // 4. The messages for the next request: the assistant turn (the calls with the ids the results
 //    use), then one role=tool message per call, in call order.

@@ -49,7 +49,7 @@ for (const event of events) stream.push(event)
 const parsed = stream.result()
 
 // 3. Run the batch; a response cut at the output limit runs nothing and answers each call as truncated.
-const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch }))
+const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
 
 // 4. The input items for the next request.
 // The next request's input (without previous_response_id): the turn's items, then the outputs.

@@ -93,3 +93,16 @@ describe('unmounting mid-batch', () => {
     expect(gate.aborted).toEqual(['a'])
   })
 })
+
+describe('the batch’s nameMap', () => {
+  test('reaches the pipeline under either disposal policy (cancel runs the batch with its own fused signal)', async () => {
+    const nameMap = { toWire: (name: string) => (name === 'echo' ? 'echo_v2' : undefined) }
+    for (const onDispose of ['drain', 'cancel'] as const) {
+      h = await createHarness({ executor: createNativeExecutor({ onDispose }) })
+      h.ctx.tools.register(echoTool())
+      const [r] = await h.execute([call('echo', '[1]', 'c1')], { nameMap })
+      expect([onDispose, r!.isError && r!.error.message, r!.meta?.toolName]).toEqual([onDispose, 'Invalid arguments for tool "echo_v2": expected a JSON object, got array', 'echo'])
+      await h.dispose()
+    }
+  })
+})

@@ -11,6 +11,7 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import {
   OpenAIChatStreamAccumulator,
   parseOpenAIChatCompletion,
+  settleParsedCalls,
   toDeepSeekTools,
   toOpenAIChatAssistantMessage,
   toOpenAIChatToolMessages,
@@ -131,6 +132,41 @@ describe('openai client, Chat Completions', () => {
         },
         { role: 'tool', tool_call_id: 'call_e', content: 'ok' },
         { role: 'tool', tool_call_id: 'call_f', content: '120' },
+      ])
+    })
+  })
+
+  test('with declared.nameMap passed to ctx.tools.execute, error texts name tools as the model saw them (math_factorial)', async () => {
+    const calls = [
+      { id: 'call_ok', type: 'function', function: { name: 'math_factorial', arguments: '{"n":5}' } },
+      { id: 'call_big', type: 'function', function: { name: 'math_factorial', arguments: '{"n":25}' } },
+      { id: 'call_typo', type: 'function', function: { name: 'math_factoral', arguments: '{"n":5}' } },
+    ]
+    const completion = { id: 'c', object: 'chat.completion', created: 0, model: MODEL, choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: calls } }] }
+    await withReplay([{ kind: 'json', body: completion }, { kind: 'json', body: FINAL }], async (server) => {
+      const openai = client(server.origin)
+      const { ctx } = toolsOf()
+      const declared = toOpenAIChatTools(ctx.tools.describe())
+      const parsed = parseOpenAIChatCompletion(await openai.chat.completions.create({ model: MODEL, messages: [USER], tools: declared.tools }), { nameMap: declared.nameMap })
+      expect(parsed.calls.map((c) => c.name)).toEqual(['math.factorial', 'math.factorial', 'math_factoral'])
+      // The run step as the README shows it: the declaration's map goes to execute as it is.
+      const settled = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
+      const available = 'get_time, get_weather, health, list_dir, math_factorial, write_file'
+      expect(texts(settled.results)).toEqual(['120', 'Error: Invalid arguments for tool "math_factorial": /n: must be <= 20', `Error: Unknown tool "math_factoral". Available tools: ${available}`])
+      // Code-facing names stay the registry's.
+      expect(settled.results.map((r) => [r.meta?.toolName, r.isError ? r.error.info?.toolName : undefined])).toEqual([['math.factorial', undefined], ['math.factorial', undefined], [undefined, undefined]])
+      await openai.chat.completions.create({ model: MODEL, messages: [USER, toOpenAIChatAssistantMessage(parsed), ...toOpenAIChatToolMessages(settled.calls, settled.results)], tools: declared.tools })
+      expect((server.requests[1]?.body as { messages: unknown[] }).messages.slice(1)).toEqual([
+        { role: 'assistant', content: null, tool_calls: calls },
+        { role: 'tool', tool_call_id: 'call_ok', content: '120' },
+        { role: 'tool', tool_call_id: 'call_big', content: 'Error: Invalid arguments for tool "math_factorial": /n: must be <= 20' },
+        { role: 'tool', tool_call_id: 'call_typo', content: `Error: Unknown tool "math_factoral". Available tools: ${available}` },
+      ])
+      // Without the map, the same batch names the registry's tools (what the model never saw).
+      const plain = await ctx.tools.execute({ calls: parsed.calls })
+      expect(texts(plain).slice(1)).toEqual([
+        'Error: Invalid arguments for tool "math.factorial": /n: must be <= 20',
+        'Error: Unknown tool "math_factoral". Available tools: get_time, get_weather, health, list_dir, math.factorial, write_file',
       ])
     })
   })

@@ -72,6 +72,37 @@ describe('model-direct calls', () => {
     const [r] = await h.execute([{ callId: 'x', name: 'run_code', arguments: '{"code":"return 1"}' }])
     expect(text(r!)).toBe('Error: Invalid arguments for tool "run_code": /description: is required')
   })
+
+  test('the batch’s nameMap names model-direct calls as the model saw them; sub-calls keep registry names (programs use them)', async () => {
+    await ptc()
+    h.ctx.tools.register(
+      defineTool({
+        name: 'math.add',
+        description: 'a + 1',
+        parameters: { a: { type: 'integer' } },
+        output: { schema: { type: 'integer' }, render: (_args, value) => [{ type: 'text', text: String(value) }] },
+        execute: (args) => (args.a ?? 0) + 1,
+      }),
+    )
+    // A provider that had renamed run_code (none of the built-in ones does: the name is valid everywhere).
+    const nameMap = { toWire: (name: string) => (name === RUN_CODE ? 'ptc_run_code' : undefined) }
+    const results = await h.execute(
+      [
+        { callId: 'x', name: 'run_code', arguments: '{"code":"return 1"}' },
+        { callId: 'y', name: 'nope', arguments: '{}' },
+        { callId: 'w', name: 'math.add', arguments: '{}' },
+        runCall('return await tools["math.add"]({ a: "one" })', 'z'),
+      ],
+      { nameMap },
+    )
+    expect(results.map(text)).toEqual([
+      'Error: Invalid arguments for tool "ptc_run_code": /description: is required',
+      'Error: Unknown tool "nope". Available tools: ptc_run_code',
+      'Error: Unknown tool "math.add". Tools are called from programs in this mode: call ptc_run_code with a program that does `await tools["math.add"](args)`.',
+      'Error: code run failed (exception): ToolCallError (math.add): Invalid arguments for tool "math.add": /a: must be integer (got string)',
+    ])
+    expect(results[0]!.meta?.toolName).toBe(RUN_CODE)
+  })
 })
 
 describe('model-facing output', () => {

@@ -3,7 +3,7 @@
  * and description as announced, `outputSchema` as the output declaration, annotations mapped to
  * parallel safety and kept for policies ({@link mcpToolInfo}).
  */
-import { checkSchema, quoteText, renderJsonValue, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { checkSchema, quoteText, renderJsonValue, shownToolName, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import { errorText, mapContent, valueOf, type McpContentBlock } from './content'
 import type { ResolvedServerConfig } from './config'
@@ -123,7 +123,8 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
       }
       let value: JsonValue
       if (structured) {
-        if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool "${name}" declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
+        // Named as the model saw the tool (the batch's nameMap), like the pipeline's own texts.
+        if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool "${shownToolName(exec)}" declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
         value = result.structuredContent as JsonValue
       } else {
         value = valueOf(blocks)

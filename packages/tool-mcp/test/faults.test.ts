@@ -253,6 +253,14 @@ describe('calls', () => {
     expect(outcome(results[2])).toBe('INVALID_TOOL_OUTPUT: Tool "w__none" declares an outputSchema but MCP server "w" returned no structuredContent')
     // No content blocks: the model sees the value rendered as JSON.
     expect(results[3]!.content).toEqual([{ type: 'text', text: '{\n  "celsius": 3\n}' }])
+    // With the batch's nameMap the bridge's own text names the tool as the model saw it, like the pipeline's.
+    const nameMap = { toWire: (name: string) => (name.startsWith('w__') ? `weather-${name.slice(3)}` : undefined) }
+    const mapped = await h.execute([call('w__bad', {}), call('w__none', {})], { nameMap })
+    expect(mapped.map(outcome)).toEqual([
+      'INVALID_TOOL_OUTPUT: Tool "weather-bad" returned an invalid value: /celsius: must be number (got string)',
+      'INVALID_TOOL_OUTPUT: Tool "weather-none" declares an outputSchema but MCP server "w" returned no structuredContent',
+    ])
+    expect(mapped.map((r) => r.meta?.toolName)).toEqual(['w__bad', 'w__none'])
   })
 
   test('every content type reaches the model; none is dropped', async () => {

@@ -74,6 +74,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     batchId: options.batchId,
     admit: options.admit,
     local: options.local,
+    nameMap: options.nameMap,
+    shownNames: undefined,
     lastName: undefined,
     lastFound: undefined,
   }
@@ -116,7 +118,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const defect = (stage: string, state: CallState, error: unknown): void => {
     // A defect in a stage must still give this call a result and keep its siblings running.
     host.report(stage, error)
-    state.draft = defectState(state.call, state.index, error).draft
+    state.draft = defectState(state.call, state.index, error, run).draft
   }
 
   /** Runs the next call's policy stage; returns whether the cursor moved synchronously. */
@@ -135,7 +137,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
         prepareArguments(state, run, false)
       } catch (error) {
         host.report('prepare', error)
-        state = defectState(call, index, error)
+        state = defectState(call, index, error, run)
         states[index] = state
       }
     }
@@ -247,7 +249,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
   const broken = (state: CallState, error: unknown): ToolResult => {
     host.report('pipeline', error)
-    const result = internalFailure(state, error)
+    const result = internalFailure(state, error, run)
     try {
       observe(state, result, run)
     } catch (observeError) {
@@ -258,7 +260,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
 
   const finish = (state: CallState): ToolResult => {
     try {
-      const result = finalize(state)
+      const result = finalize(state, run)
       observe(state, result, run)
       return result
     } catch (error) {
@@ -403,7 +405,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     } catch (error) {
       // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
       host.report('prepare', error)
-      state = defectState(entry, index, error)
+      state = defectState(entry, index, error, run)
       call = state.call
     }
     if (run.log !== undefined && run.parent === undefined) {

@@ -113,7 +113,7 @@ class Chain {
 /**
  * A stage around a {@link runOnce} chain: `answered(state, run, decision)` gets the chain's
  * decision — at once when no listener waited, else when its promise settles — and
- * `failed(state, error)` a listener's synchronous throw or rejection. Used by stage 2
+ * `failed(state, run, error)` a listener's synchronous throw or rejection. Used by stage 2
  * (`tools/pre-execute`) and stage 4 (`tools/post-execute`) of the pipeline. `first` and
  * `second` are the listeners' arguments before `next`, as {@link runOnce} takes them.
  *
@@ -129,19 +129,19 @@ export function runOnceStage<S, R>(
   state: S,
   run: R,
   answered: (state: S, run: R, decision: unknown) => void | Promise<void>,
-  failed: (state: S, error: unknown) => void,
+  failed: (state: S, run: R, error: unknown) => void,
 ): void | Promise<void> {
   let raw: unknown
   try {
     raw = runOnce(listeners, first, second, inner, innerPromise)
   } catch (error) {
-    failed(state, error)
+    failed(state, run, error)
     return
   }
   if (!isThenable(raw)) return answered(state, run, raw)
   return Promise.resolve(raw).then(
     (decision) => answered(state, run, decision),
-    (error: unknown) => failed(state, error),
+    (error: unknown) => failed(state, run, error),
   )
 }
 

@@ -64,6 +64,31 @@ export interface DescribeInput {
 }
 
 /**
+ * The names a provider was shown for the registry's tools, when they differ (OpenAI and
+ * Anthropic names must match `^[a-zA-Z0-9_-]{1,64}$`, so `math.factorial` is declared as
+ * `math_factorial`). `toWire(name)` answers a registry name with the name the model saw, or
+ * `undefined` for a tool it does not know (its registry name is shown). The native package's
+ * `NameMap` (`declared.nameMap` of its declaration builders: `toOpenAIChatTools`,
+ * `toAnthropicTools`, …) is one as it is.
+ *
+ * Given as {@link ToolBatch.nameMap}, it changes only the library's model-facing texts: every
+ * message that names a tool (`Invalid arguments for tool "math_factorial": …`, `Tool
+ * "math_factorial" was denied`, `Unknown tool "x". Available tools: math_factorial, …`) shows
+ * `toWire(name) ?? name`, and `Available tools:` lists the mapped names, sorted. The name of an
+ * `UNKNOWN_TOOL` call goes through the map too: one it does not know (a name the model made up)
+ * is quoted as the call gave it, and a declared tool that is gone when the batch runs (its MCP
+ * server disconnected, the tool set was disposed) by the name the model called. Author texts
+ * (deny reasons, guard verdicts, approver reasons, block feedback, a body's own error messages)
+ * stay verbatim. Everything code reads keeps the registry name: the calls' `name`,
+ * `result.meta.toolName`, `error.info.toolName`, `exec.name`, the session log's events and the
+ * `tools/*` events.
+ */
+export interface ToolNameMap {
+  /** The name the model was shown for registry tool `name`; `undefined` keeps `name`. */
+  toWire(name: string): string | undefined
+}
+
+/**
  * A raw batch as `ctx.tools.execute()` receives it (docs/design.md, "The batch and the pipeline"). `calls` is typed
  * loosely on purpose: a malformed entry (missing `callId`, non-string `name`) gets its own
  * `INVALID_ARGS` result while the rest of the batch runs. How each call's `arguments` are read,
@@ -78,6 +103,12 @@ export interface ToolBatch {
   readonly toolSet?: ResolvedToolSet
   /** The caller's abort signal. */
   readonly signal?: AbortSignal
+  /**
+   * The provider names the model saw (`declared.nameMap` of the native package's declaration
+   * builders): library texts that name a tool use them (see {@link ToolNameMap}). The calls'
+   * `name`s stay registry names (the parsers map them back); absent: texts use registry names.
+   */
+  readonly nameMap?: ToolNameMap
 }
 
 /** What an executor's `execute` receives: the batch plus the scope and the shared pipeline. */
@@ -91,6 +122,8 @@ export interface ExecutorBatch {
   readonly pipeline: ToolPipeline
   /** Unique per `ctx.tools.execute()` call (`batch-<n>`); carried to each call's `exec.batchId`. */
   readonly batchId?: string
+  /** {@link ToolBatch.nameMap}: an executor that runs the batch's calls passes it to its runner. */
+  readonly nameMap?: ToolNameMap
   /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
   definitions(): readonly AnyToolDefinition[]
 }
@@ -137,6 +170,12 @@ export interface RunnerOptions {
   readonly local?: (name: string) => AnyToolDefinition | undefined
   /** The batch the runner's calls belong to (`exec.batchId`); absent for PTC sub-call runners. */
   readonly batchId?: string
+  /**
+   * The names the model saw for the runner's tools ({@link ToolNameMap}): the library texts of
+   * its calls' failures name tools by them. Absent (PTC sub-call runners: programs call tools
+   * by their registry names): texts use registry names.
+   */
+  readonly nameMap?: ToolNameMap
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }

@@ -24,3 +24,4 @@ export { ToolRegistry, MAX_TIMER_MS, MAX_TOOL_NAME_LENGTH, RESERVED_TOOL_NAMES, 
 export type { ToolRegistryConfig, ToolFilter, RegisterOptions, ResolveInput, ScopeRef, Disposer, ToolGroup } from './registry'
 export { ToolRegistry as default } from './registry'
 export { fuseSignals, type FusedSignal } from './signals'
+export { shownToolName } from './tool-name'

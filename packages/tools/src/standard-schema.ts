@@ -16,7 +16,9 @@
  *   <library message>; …` (every issue, JSON pointers). The body receives the library's output
  *   value (defaults and transforms applied); policies, logs and `render` see the arguments as
  *   the model sent them. A schema whose validation is asynchronous (an async refinement) is
- *   validated just before the body instead, with the same `INVALID_ARGS` shape.
+ *   validated just before the body instead, with the same `INVALID_ARGS` shape. Texts thrown
+ *   from inside the body (these, and the output check's) name the tool as the pipeline's own
+ *   texts do: through the batch's `nameMap` when there is one (read from the execution view).
  * - **Output**: a Standard Schema `output.schema` validates the body's value with the library
  *   (`INVALID_TOOL_OUTPUT` on issues); its JSON Schema (the library's `output` side) is what PTC
  *   SDK types and the registry's own output check use.
@@ -33,6 +35,7 @@ import { describeThrown, messages, ToolError } from './errors'
 import { deepFreeze, escapePointer, snapshotJson } from './json'
 import { callbackMembers } from './define-members'
 import { ToolDefinitionError } from './schema/definition-error'
+import { Execution } from './pipeline/execution'
 import type { DefineToolCallbacks } from './schema/define-tool'
 import type { InferValue } from './schema/infer'
 import { projectSchema } from './schema/projection'
@@ -232,9 +235,9 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       try {
         result = await validate(args)
       } catch (error) {
-        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(Execution.shownName(exec) ?? name, describeThrown(error)))
       }
-      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(Execution.shownName(exec) ?? name, formatStandardIssues(result.issues)))
       entry = { value: result.value }
     }
     const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
@@ -242,7 +245,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       // A body that returned nothing is the value null (as the pipeline records it), so the
       // library checks null: `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
       const result = await validateOutput(value === undefined ? null : value)
-      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(Execution.shownName(exec) ?? name, formatStandardIssues(result.issues)))
     }
     return value
   }

@@ -6,12 +6,14 @@
  * throwing guard and of a throwing `checkArguments`, and the two ways a failure's content may
  * differ from `Error: <message>` (block feedback, the definition's own `finalizeContent`); and
  * every `INVALID_ARGS` text the tools README's "Results and codes" table and docs/glossary.md
- * show (malformed entries, size cap, not JSON, cut off, not an object, not lossless JSON).
+ * show (malformed entries, size cap, not JSON, cut off, not an object, not lossless JSON), and
+ * the texts its `nameMap` paragraph shows (library texts naming tools as the model saw them).
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, defineTool, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 let h: Harness
@@ -315,5 +317,30 @@ describe('the INVALID_ARGS texts of the README "Results and codes" table (and do
 
     const deeper = await h.tools.execute({ calls: [{ callId: 'deep', name: 'x', arguments: deep as never }] })
     expect(deeper[0]!.isError && deeper[0]!.error.message).toMatch(/^Invalid arguments for tool "x": (\/a)+\/…(\/a)+ nests deeper than 256 levels$/)
+  })
+})
+
+describe('the README "Results and codes": with a nameMap, library texts name tools as the model saw them', () => {
+  const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8')
+
+  test('the documented examples are what the calls get; info, meta and the calls keep the registered name', async () => {
+    h = await createHarness()
+    const tool = (name: string) => defineRawTool({ name, description: name, inputSchema: { type: 'object', properties: { n: { type: 'integer' } } }, execute: () => 1 })
+    h.ctx.tools.register(tool('math.factorial'))
+    h.ctx.tools.register(tool('math_abs'))
+    h.ctx.on('tools/pre-execute', (exec) => (exec.callId === 'deny' ? { type: 'deny', reason: '' } : { type: 'allow' }))
+    const declared = toOpenAIChatTools(h.ctx.tools.describe())
+    const results = await h.ctx.tools.execute({
+      nameMap: declared.nameMap,
+      calls: [
+        { callId: 'args', name: 'math.factorial', arguments: '{"n":"5"}' },
+        { callId: 'deny', name: 'math.factorial', arguments: '{}' },
+        { callId: 'typo', name: 'math_factoral', arguments: '{}' },
+      ],
+    })
+    const texts = results.map((r) => (r.isError ? r.error.message : 'ok'))
+    expect(texts).toEqual(['Invalid arguments for tool "math_factorial": /n: must be integer (got string)', 'Tool "math_factorial" was denied', 'Unknown tool "math_factoral". Available tools: math_abs, math_factorial'])
+    for (const text of ['Invalid arguments for tool "math_factorial": …', texts[1]!, texts[2]!]) expect(readme, text).toContain(text)
+    expect(results.map((r) => [r.isError ? r.error.info?.toolName : undefined, r.meta?.toolName])).toEqual([[undefined, 'math.factorial'], ['math.factorial', 'math.factorial'], [undefined, undefined]])
   })
 })

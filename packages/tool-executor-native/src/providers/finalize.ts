@@ -142,11 +142,13 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
   const truncated: TruncatedCall[] = input.calls.map((call, i) => {
     const name = nameOf(call.wireName)
     const incomplete = states[i] === 'incomplete'
+    // The model reads the message: it names the tool as the model emitted it (the provider name).
+    const shown = quoteText(call.wireName)
     const message = incomplete
-      ? `arguments were truncated at the model's output limit: the JSON arguments of ${quoteText(name)} end before the value is complete (${evidence}${
+      ? `arguments were truncated at the model's output limit: the JSON arguments of ${shown} end before the value is complete (${evidence}${
           finish.kind === 'length' || finish.kind === 'missing' ? '' : ', but the JSON is incomplete'
         }), so the call was not executed. Re-issue the call with shorter arguments, for example by splitting large content across several calls.`
-      : `the response was cut at the model's output limit (${evidence}) before the batch of tool calls was complete, so this call to ${quoteText(name)} was not executed although its arguments were complete. Re-issue the call.`
+      : `the response was cut at the model's output limit (${evidence}) before the batch of tool calls was complete, so this call to ${shown} was not executed although its arguments were complete. Re-issue the call.`
     return { callId: ids[i] as string, name, arguments: call.arguments, reason: incomplete ? ('arguments-incomplete' as const) : ('response-cut' as const), message }
   })
   return deepFreeze({ ...base, status: 'truncated' as const, calls: [] as const, truncated })

@@ -13,14 +13,16 @@ export interface SettledCalls {
 }
 
 /**
- * Runs `parsed.calls` through `execute` (typically `(calls) => ctx.tools.execute({ calls })`)
+ * Runs `parsed.calls` through `execute` (typically `(calls) => ctx.tools.execute({ calls,
+ * nameMap: declared.nameMap })`: with the declaration's name map, the pipeline's error texts
+ * name tools as the model saw them, `math_factorial` rather than `math.factorial`)
  * when the response is `complete` or `recovered` (calls recovered from text run like any
  * other); when it was cut (`truncated`), runs nothing and returns {@link truncatedCallResults}
  * for every emitted call. An empty batch — a final answer, or `malformed-markup`, which a loop
  * answers with `markupErrorMessage` — does not call `execute` and returns no calls.
  *
  * @example
- * const { calls, results } = await settleParsedCalls(parsed, (calls) => ctx.tools.execute({ calls }))
+ * const { calls, results } = await settleParsedCalls(parsed, (calls) => ctx.tools.execute({ calls, nameMap: declared.nameMap }))
  * const messages = toOpenAIChatToolMessages(calls, results)
  */
 export async function settleParsedCalls(

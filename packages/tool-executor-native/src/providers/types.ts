@@ -132,7 +132,8 @@ export interface FinishInfo {
  * - `response-cut`: its arguments are complete but the response ended at the output limit (or
  *   without a finish), so the batch is incomplete and no call of it is executed.
  * `arguments` holds what arrived. `message` is the model-facing explanation used by
- * `truncatedCallResults`.
+ * `truncatedCallResults`; it quotes the tool by the name the model emitted (the provider name,
+ * `math_factorial`), while `name` is the registry name the parser's `nameMap` gave back.
  */
 export interface TruncatedCall extends RawToolCall {
   readonly reason: 'arguments-incomplete' | 'response-cut'

@@ -53,9 +53,9 @@ export function policyInfo(tool: string, authored: ToolErrorInfo | undefined, fa
 export const ABORTED_BEFORE: Draft = Object.freeze(fail('ABORTED_BEFORE_DISPATCH', messages.abortedBeforeDispatch()))
 export const ABORTED_DRAFT: Draft = Object.freeze(fail('ABORTED', messages.aborted()))
 
-/** A throwing or malformed policy, guard or approval: fails closed with `code`. */
-export function policyError(code: 'TOOL_DENIED' | 'TOOL_BLOCKED', tool: string, stage: string, problem: string): Draft {
-  return fail(code, messages.policyFailed(tool, stage, problem), 'PolicyError')
+/** A throwing or malformed policy, guard or approval: fails closed with `code`; `shown` is the name the message gives the tool (`shown-name.ts`). */
+export function policyError(code: 'TOOL_DENIED' | 'TOOL_BLOCKED', shown: string, stage: string, problem: string): Draft {
+  return fail(code, messages.policyFailed(shown, stage, problem), 'PolicyError')
 }
 
 /** `<pointer> <message>` of a value that is not lossless JSON (`(root)` for the root; long pointers elided). */

@@ -8,6 +8,7 @@ import { snapshotJson } from '../json'
 import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEvent } from '../progress'
 import { describeProblem } from './drafts'
 import { freezeContext, isContext } from './frozen-content'
+import { shownName } from './shown-name'
 import type { RunContext } from './types'
 
 /**
@@ -45,6 +46,17 @@ export class Execution implements ToolExecution {
     this.#signal = run.signal
     this.#token = undefined
     this.#run = run
+  }
+
+  /**
+   * The name the library's texts give the tool of the call `view` shows: its registry name
+   * through the runner's name map (`shown-name.ts`). A Standard Schema tool's own argument and
+   * output checks, which run inside the body, name the tool with it. `undefined` for a view the
+   * pipeline did not make (a test calling a definition's `execute` with an object of its own).
+   */
+  static shownName(view: ToolExecution): string | undefined {
+    const exec = view instanceof SignalView ? SignalView.executionOf(view) : view
+    return exec instanceof Execution ? shownName(exec.#name, exec.#run) : undefined
   }
 
   get callId(): string {
@@ -168,6 +180,11 @@ export class SignalView implements ToolExecution {
     this.#exec = exec
     this.#signal = signal
     Object.freeze(this)
+  }
+
+  /** The execution `view` reads through to. */
+  static executionOf(view: SignalView): Execution {
+    return view.#exec
   }
 
   get callId(): string {

@@ -7,13 +7,14 @@ import { describeThrown, messages } from '../errors'
 import { snapshotJson } from '../json'
 import { describeValue, fail } from './drafts'
 import { freezeContent, isContent, shallowCopy } from './frozen-content'
-import type { CallState, Draft } from './types'
+import { shownName } from './shown-name'
+import type { CallState, Draft, RunContext } from './types'
 
 /**
  * Stage 5 — finalize: the snapshotted `finalizeContent` exactly once, then the frozen result.
  * A throwing finalizer turns the outcome into a `TOOL_FAILED` failure (not finalized again).
  */
-export function finalize(state: CallState): ToolResult {
+export function finalize(state: CallState, run: RunContext): ToolResult {
   // A policy stage may have reported progress for a call that never dispatched: close it here too.
   state.exec?.closeProgress()
   let draft = state.draft!
@@ -29,7 +30,7 @@ export function finalize(state: CallState): ToolResult {
         draft = { ...draft, content: freezeContent(content) }
       }
     } catch (error) {
-      draft = fail('TOOL_FAILED', messages.renderFailed(state.call.name, `finalizeContent threw: ${describeThrown(error)}`))
+      draft = fail('TOOL_FAILED', messages.renderFailed(shownName(state.call.name, run), `finalizeContent threw: ${describeThrown(error)}`))
     }
   }
   const meta = resultMeta(state, draft)

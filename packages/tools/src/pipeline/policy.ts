@@ -6,6 +6,7 @@ import type { ApprovalDecision, PolicyDecision } from '../contracts'
 import { describeThrown, messages } from '../errors'
 import { isThenable, NO_SECOND, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
+import { shownName } from './shown-name'
 import type { CallState, RunContext } from './types'
 
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
@@ -45,20 +46,20 @@ export function policy(state: CallState, run: RunContext): void | Promise<void> 
 }
 
 /** A `tools/pre-execute` listener threw or rejected: the call fails closed. */
-function preExecuteFailed(state: CallState, error: unknown): void {
-  state.draft = policyError('TOOL_DENIED', state.exec!.name, 'tools/pre-execute', describeThrown(error))
+function preExecuteFailed(state: CallState, run: RunContext, error: unknown): void {
+  state.draft = policyError('TOOL_DENIED', shownName(state.exec!.name, run), 'tools/pre-execute', describeThrown(error))
 }
 
 /** The rest of stage 2 once the waterfall answered `raw`. */
 function decide(state: CallState, run: RunContext, raw: unknown): void | Promise<void> {
   const name = state.exec!.name
   if (!isDecision(raw)) {
-    state.draft = policyError('TOOL_DENIED', name, 'tools/pre-execute', `a tools/pre-execute listener returned ${describeDecision(raw)} instead of allow, deny or ask`)
+    state.draft = policyError('TOOL_DENIED', shownName(name, run), 'tools/pre-execute', `a tools/pre-execute listener returned ${describeDecision(raw)} instead of allow, deny or ask`)
     return
   }
   const decision = raw
   if (decision.type === 'deny') {
-    state.draft = policyOutcome(name, messages.denied(name, decision.reason), 'PolicyDenied', undefined, decision.info)
+    state.draft = policyOutcome(name, messages.denied(shownName(name, run), decision.reason), 'PolicyDenied', undefined, decision.info)
     return
   }
   if (run.abort.isAborted) {
@@ -85,7 +86,7 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   const name = exec.name
   const approval = run.hooks.approval
   if (approval === undefined) {
-    state.draft = policyOutcome(name, messages.askWithoutApproval(name, reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
+    state.draft = policyOutcome(name, messages.askWithoutApproval(shownName(name, run), reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
     return
   }
   try {
@@ -94,13 +95,13 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
     // A malformed answer fails closed, like a throwing service (so an abort that came first stays
     // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.
     if (problem !== undefined) {
-      state.draft = run.abort.isAborted ? ABORTED_BEFORE : policyError('TOOL_DENIED', name, 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
+      state.draft = run.abort.isAborted ? ABORTED_BEFORE : policyError('TOOL_DENIED', shownName(name, run), 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
       return
     }
     // A rejection is a denial and stays more specific than a concurrent abort.
     if ((answer as ApprovalDecision).type === 'reject') {
       const rejection = (answer as { reason?: string }).reason
-      state.draft = policyOutcome(name, messages.approvalRejected(name, rejection), 'ApprovalRejected', rejection)
+      state.draft = policyOutcome(name, messages.approvalRejected(shownName(name, run), rejection), 'ApprovalRejected', rejection)
       return
     }
     if (run.abort.isAborted) {
@@ -109,7 +110,7 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
     }
   } catch (error) {
     if (run.abort.isAborted) state.draft = ABORTED_BEFORE
-    else state.draft = policyError('TOOL_DENIED', name, 'approval', describeThrown(error))
+    else state.draft = policyError('TOOL_DENIED', shownName(name, run), 'approval', describeThrown(error))
     return
   }
   guard(state, run)
@@ -124,17 +125,17 @@ function guard(state: CallState, run: RunContext): void {
     try {
       verdict = guard(exec)
     } catch (error) {
-      state.draft = policyError('TOOL_DENIED', name, 'guard', describeThrown(error))
+      state.draft = policyError('TOOL_DENIED', shownName(name, run), 'guard', describeThrown(error))
       return
     }
     if (verdict === undefined) continue
     if (typeof verdict === 'string') {
-      state.draft = policyOutcome(name, messages.denied(name, verdict), 'GuardDenied')
+      state.draft = policyOutcome(name, messages.denied(shownName(name, run), verdict), 'GuardDenied')
       return
     }
     // Guards are synchronous: anything else (a promise from an async guard) fails closed.
     if (isThenable(verdict)) verdict.then(undefined, (error: unknown) => run.host.report('guard', error))
-    state.draft = policyError('TOOL_DENIED', name, 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`)
+    state.draft = policyError('TOOL_DENIED', shownName(name, run), 'guard', `a guard returned ${isThenable(verdict) ? 'a promise (guards must be synchronous)' : describeValue(verdict)} instead of a string or undefined`)
     return
   }
   // A guard may have aborted the caller; with none, the signal was read just before (decide).

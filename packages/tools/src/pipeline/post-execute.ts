@@ -4,12 +4,13 @@
  */
 import type { ContentBlock, DraftResult, PostDecision, ToolErrorInfo } from '../contracts'
 import { describeThrown, messages } from '../errors'
-import { capContent, type ContentLimits } from '../content'
+import { capContent } from '../content'
 import { runOnceStage } from '../chains'
 import { capMessage } from '../limits'
 import { describeValue, failFromInfo, policyError, policyInfo } from './drafts'
 import { freezeContent, freezeContext, isContent, isContext } from './frozen-content'
 import { settleValue } from './settle'
+import { shownName } from './shown-name'
 import type { CallState, Draft, RunContext } from './types'
 
 const ACCEPT: PostDecision = Object.freeze({ type: 'accept' })
@@ -38,14 +39,15 @@ function feedbackMessage(feedback: readonly ContentBlock[]): string {
 /**
  * A block: the feedback is the content, verbatim (a string is one text block) within the
  * content caps of rendered results; empty feedback gives the library message as `Error: …`
- * content. See `PostDecision`.
+ * content, naming the tool by its {@link shownName} (`info.toolName` keeps the registry's `tool`).
+ * See `PostDecision`.
  */
-function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined, limits: ContentLimits): Draft {
+function blockDraft(tool: string, feedback: string | readonly ContentBlock[], info: ToolErrorInfo | undefined, run: RunContext): Draft {
   const blocks: readonly ContentBlock[] = typeof feedback === 'string' ? (feedback === '' ? [] : [{ type: 'text', text: feedback }]) : feedback
   const withTool = policyInfo(tool, info, BLOCKED_INFO)
   const message = feedbackMessage(blocks)
-  if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(tool), withTool)
-  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(capContent(blocks, limits)) }
+  if (message.trim() === '' && blocks.every((block) => block.type === 'text')) return failFromInfo(messages.blocked(shownName(tool, run)), withTool)
+  return { isError: true, failure: { message: capMessage(message), info: withTool }, content: freezeContent(capContent(blocks, run.host.config.contentLimits)) }
 }
 
 /**
@@ -62,8 +64,8 @@ export function postExecute(state: CallState, run: RunContext): void | Promise<v
 }
 
 /** A `tools/post-execute` listener threw or rejected: the result is blocked. */
-function postExecuteFailed(state: CallState, error: unknown): void {
-  state.draft = policyError('TOOL_BLOCKED', state.exec!.name, 'tools/post-execute', describeThrown(error))
+function postExecuteFailed(state: CallState, run: RunContext, error: unknown): void {
+  state.draft = policyError('TOOL_BLOCKED', shownName(state.exec!.name, run), 'tools/post-execute', describeThrown(error))
 }
 
 /** The rest of stage 4 once the waterfall answered `raw`. */
@@ -72,36 +74,36 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
   const draft = state.draft!
   const name = exec.name
   if (!isPostDecision(raw)) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', `a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)
+    state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', `a tools/post-execute listener returned ${describeValue(raw)} instead of accept or block (with feedback: a string or content blocks)`)
     return
   }
   const decision = raw
   if (decision.type === 'block') {
-    state.draft = blockDraft(name, decision.feedback, decision.info, run.host.config.contentLimits)
+    state.draft = blockDraft(name, decision.feedback, decision.info, run)
     return
   }
   const { content, value, contexts } = decision
   if (content !== undefined && value !== undefined) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'a decision may replace content or value, not both')
+    state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'a decision may replace content or value, not both')
     return
   }
   let next: Draft = draft
   if (value !== undefined) {
     if (draft.isError) {
-      state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'a failed call has no value to replace')
+      state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'a failed call has no value to replace')
       return
     }
     next = settleValue(state, value, run)
     if (draft.contexts !== undefined) next = { ...next, contexts: draft.contexts }
   } else if (content !== undefined) {
     if (!isContent(content)) {
-      state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'replacement content must be an array of text or image blocks')
+      state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'replacement content must be an array of text or image blocks')
       return
     }
     next = { ...draft, content: freezeContent(content) }
   }
   if (contexts !== undefined && (!Array.isArray(contexts) || !contexts.every(isContext))) {
-    state.draft = policyError('TOOL_BLOCKED', name, 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }')
+    state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }')
     return
   }
   if (contexts !== undefined && contexts.length > 0) next = { ...next, contexts: Object.freeze([...(draft.contexts ?? []), ...contexts.map(freezeContext)]) }

@@ -12,6 +12,7 @@ import { repairArguments } from '../repair'
 import { findUnsafeIntegers, stripInvisibleEdges, substituteDigits, withUnsafeIntegers, type UnsafeInteger } from '../argument-text'
 import { ABORTED_BEFORE, describeProblem, fail } from './drafts'
 import { Execution } from './execution'
+import { shownName, shownNames } from './shown-name'
 import type { CallState, Draft, RunContext } from './types'
 
 const EMPTY_OBJECT: Readonly<JsonObject> = Object.freeze({})
@@ -80,8 +81,8 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
   const localDefinition = run.local?.(call.name)
   const found = localDefinition !== undefined ? new FoundTool(localDefinition, localDefinition.parameters) : lookUpInRegistry(call.name, run)
   const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
-  if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(call.name, found.available) : messages.unknownTool(call.name, [], hint))
-  if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(call.name, [], hint))
+  if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(shownName(call.name, run), shownNames(found.available, run)) : messages.unknownTool(shownName(call.name, run), [], hint))
+  if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(shownName(call.name, run), [], hint))
   return found
 }
 
@@ -117,7 +118,7 @@ export function revokedBySet(state: CallState, run: RunContext): Draft | undefin
   if (run.local?.(name) !== undefined) return undefined
   const found = run.host.lookup(name, run.scope, set)
   if (found === state.tool) return undefined
-  return fail('UNKNOWN_TOOL', messages.unknownTool(name, 'available' in found ? found.available : []))
+  return fail('UNKNOWN_TOOL', messages.unknownTool(shownName(name, run), 'available' in found ? shownNames(found.available, run) : []))
 }
 
 /** The state of call `index`: failed with {@link lookUp}'s draft, or holding the found tool (then {@link prepareArguments} must run before policy). */
@@ -156,7 +157,7 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
     const limit = run.host.config.maxArgumentBytes
     const given = call.arguments
     if (given.length > limit || (given.length * 3 > limit && Buffer.byteLength(given) > limit)) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(name, Buffer.byteLength(given), limit))
+      state.draft = fail('INVALID_ARGS', messages.argumentsTooLarge(shownName(name, run), Buffer.byteLength(given), limit))
       return
     }
     // A byte-order mark or zero-width space around the JSON is tolerated and noted (meta.repairs).
@@ -174,13 +175,13 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
         parsed = true
       } catch (error) {
         const problem = describeThrown(error)
-        state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(name, raw.length) : messages.argumentsNotJson(name, problem))
+        state.draft = fail('INVALID_ARGS', isTruncation(problem, raw) ? messages.argumentsTruncated(shownName(name, run), raw.length) : messages.argumentsNotJson(shownName(name, run), problem))
         return
       }
     }
   } else args = call.arguments
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(name, typeLabel(args)))
+    state.draft = fail('INVALID_ARGS', messages.argumentsNotObject(shownName(name, run), typeLabel(args)))
     return
   }
   // Lossless snapshot and deep freeze (a fresh JSON.parse result is frozen in place).
@@ -199,14 +200,14 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
       // The full walk names the problem (a non-finite number, nesting past the limit).
       const snap = snapshotJson(args, { copy: false })
       if (!snap.ok) {
-        state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
+        state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(shownName(name, run), describeProblem(snap.problem)))
         return
       }
     }
   } else if (args !== EMPTY_OBJECT && !SUBMITTED_SNAPSHOTS.has(args)) {
     const snap = snapshotJson(args, { copy: true })
     if (!snap.ok) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
+      state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(shownName(name, run), describeProblem(snap.problem)))
       return
     }
     args = snap.value
@@ -226,7 +227,7 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
             const snap = snapshotJson(repaired.value)
             if (!snap.ok) {
               // A repair decoded something JSON cannot carry (e.g. 1e999): never run on it.
-              state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(name, describeProblem(snap.problem)))
+              state.draft = fail('INVALID_ARGS', messages.argumentsNotLossless(shownName(name, run), describeProblem(snap.problem)))
               return
             }
             args = snap.value
@@ -235,13 +236,13 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
         }
       }
       if (issues.length > 0) {
-        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(unsafe.length === 0 ? issues : withUnsafeIntegers(issues, unsafe))))
+        state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(shownName(name, run), formatIssues(unsafe.length === 0 ? issues : withUnsafeIntegers(issues, unsafe))))
         return
       }
     }
   } else if (unsafe.length > 0) {
     // No schema to say a string is welcome there: never pass a rounded or retyped number.
-    state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, formatIssues(withUnsafeIntegers([], unsafe, true))))
+    state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(shownName(name, run), formatIssues(withUnsafeIntegers([], unsafe, true))))
     return
   }
 
@@ -251,11 +252,11 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
       problem = definition.checkArguments(args as Readonly<JsonObject>)
     } catch (error) {
       // The tool's own validator broke: its defect, not something the model can fix.
-      state.draft = fail('TOOL_FAILED', messages.argumentCheckFailed(name, describeThrown(error)))
+      state.draft = fail('TOOL_FAILED', messages.argumentCheckFailed(shownName(name, run), describeThrown(error)))
       return
     }
     if (problem !== undefined) {
-      state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(name, problem))
+      state.draft = fail('INVALID_ARGS', messages.argumentsInvalid(shownName(name, run), problem))
       return
     }
   }

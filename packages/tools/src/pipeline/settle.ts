@@ -10,6 +10,7 @@ import { formatIssues } from '../json-schema'
 import { capContent, isShortText } from '../content'
 import { describeProblem, fail } from './drafts'
 import { copyContent, isContent } from './frozen-content'
+import { shownName } from './shown-name'
 import type { CallState, Draft, RunContext } from './types'
 
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
@@ -29,7 +30,7 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
   const validate = state.tool!.outputValidator()
   let frozen: JsonValue
   if (value === undefined) {
-    if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, NO_VALUE_PROBLEM))
+    if (validate !== null && validate(null).length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(shownName(name, run), NO_VALUE_PROBLEM))
     frozen = null
   } else {
     // What snapshotJson(value, { dropUndefined: true }) does, without its options and result
@@ -43,24 +44,24 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
     }
     if (copied === undefined) {
       const snap = walkJson(value, true, true)
-      if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, describeProblem(snap.problem)))
+      if (!snap.ok) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(shownName(name, run), describeProblem(snap.problem)))
       frozen = snap.value
     } else frozen = copied
     if (validate !== null) {
       const issues = validate(frozen)
-      if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(name, formatIssues(issues)))
+      if (issues.length > 0) return fail('INVALID_TOOL_OUTPUT', messages.invalidOutput(shownName(name, run), formatIssues(issues)))
     }
   }
   let content: unknown
   try {
     content = definition.projectContent?.(exec.arguments, frozen, exec) ?? definition.output.render(exec.arguments, frozen)
   } catch (error) {
-    return fail('TOOL_FAILED', messages.renderFailed(name, describeThrown(error)))
+    return fail('TOOL_FAILED', messages.renderFailed(shownName(name, run), describeThrown(error)))
   }
   const limits = run.host.config.contentLimits
   // The common rendering (one short text block) needs neither the general check nor the caps.
   if (isShortText(content, limits)) return succeed(state, frozen, copyContent(content))
-  if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(name, 'render must return an array of text or image blocks'))
+  if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(shownName(name, run), 'render must return an array of text or image blocks'))
   return succeed(state, frozen, copyContent(capContent(content, limits)))
 }
 

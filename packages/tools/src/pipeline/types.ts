@@ -3,7 +3,7 @@
  * supplies, the per-runner context, the per-call state and its draft outcome.
  */
 import type { AnyToolDefinition, ApprovalService, ContentBlock, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolErrorInfo, ToolExecution, ToolGuard, ToolSuccess } from '../contracts'
-import type { ResolvedToolSet } from '../executor'
+import type { ResolvedToolSet, ToolNameMap } from '../executor'
 import type { FoundTool } from '../found-tool'
 import type { RepairModes } from '../repair'
 import type { ContentLimits } from '../content'
@@ -66,6 +66,10 @@ export interface RunContext {
   readonly batchId: string | undefined
   readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
+  /** The names the model saw (`RunnerOptions.nameMap`): library texts name tools by them (`shown-name.ts`). */
+  readonly nameMap: ToolNameMap | undefined
+  /** With a {@link nameMap}: each name's shown name once it was first needed (created then). */
+  shownNames: Map<string, string> | undefined
   /**
    * The last registry lookup that found a tool (`lookUp`): the name asked for and the answer.
    * The lookup is pure while the registry keeps {@link version} and the tool set is not disposed,

@@ -501,13 +501,20 @@ export class ToolRegistry extends Service {
    * Executes a complete raw batch through the nearest executor (docs/design.md, "The batch and the pipeline"): one frozen
    * result per call, in call order. Never rejects for tool, policy or argument failures.
    *
+   * With `nameMap` (the provider names the model saw, e.g. the native package's
+   * `declared.nameMap`), the library's texts name tools by those names (see `ToolNameMap`).
+   *
    * @throws NoExecutorError (`NO_EXECUTOR`) when no executor is mounted for the scope;
-   *   TypeError when `batch.calls` is not an array or `batch.signal` is not an AbortSignal
-   *   (`null` and `undefined` mean none).
+   *   TypeError when `batch.calls` is not an array, `batch.signal` is not an AbortSignal or
+   *   `batch.nameMap` has no `toWire` method (`null` and `undefined` mean none).
    */
   async execute(batch: ToolBatch): Promise<readonly ToolResult[]> {
-    if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal? }')
+    if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal?, nameMap? }')
     if (batch.signal != null && !(batch.signal instanceof AbortSignal)) throw new TypeError(`ctx.tools.execute(): signal must be an AbortSignal, got ${typeLabel(batch.signal)}`)
+    const nameMap = batch.nameMap ?? undefined
+    if (nameMap !== undefined && typeof (nameMap as { toWire?: unknown } | null)?.toWire !== 'function') {
+      throw new TypeError(`ctx.tools.execute(): nameMap must have a toWire(name) method, got ${typeLabel(nameMap)}`)
+    }
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)
@@ -526,6 +533,7 @@ export class ToolRegistry extends Service {
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+      ...(nameMap === undefined ? {} : { nameMap }),
     }
     const hooks = self._eventHooks
     if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
@@ -556,6 +564,7 @@ export class ToolRegistry extends Service {
       ...(batch.agent === undefined ? {} : { agent: batch.agent }),
       ...(batch.log === undefined ? {} : { log: batch.log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
+      ...(batch.nameMap === undefined ? {} : { nameMap: batch.nameMap }),
       ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
       ...(options?.admit === undefined ? {} : { admit: options.admit }),
       ...(options?.local === undefined ? {} : { local: options.local }),
