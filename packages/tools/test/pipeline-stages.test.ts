@@ -466,6 +466,35 @@ describe('exact results for each code', () => {
       expect([field, plain.isError && plain.error, wrapped.isError && wrapped.error]).toEqual([field, { message: expected, info: { name: 'TypeError', code: 'TOOL_FAILED' } }, { message: expected, info: { name: 'TypeError', code: 'TOOL_FAILED' } }])
     }
   })
+
+  test('the execution view has no own state: spread, keys and JSON show nothing, and no field of it opens exec.signal', async () => {
+    const seen: unknown[] = []
+    const r = await one(
+      (h) =>
+        h.ctx.tools.register(
+          defineTool({
+            name: 'work',
+            description: 'Looks at its execution view, then tries to open its signal.',
+            parameters: {},
+            output: { schema: { type: 'string' }, render: (_a, v) => [{ type: 'text', text: v }] },
+            execute(_args, exec) {
+              seen.push({ ...exec }, Object.keys(exec), JSON.stringify(exec), exec.callId)
+              exec.annotate('k', 1)
+              exec.attachContext({ source: 's', content: [{ type: 'text', text: 'c' }] })
+              // The pipeline's own state is not on the view: these names are nothing to it.
+              for (const key of ['writable', 'attached', 'annotations']) (exec as unknown as Record<string, unknown>)[key] = key === 'writable' ? true : undefined
+              exec.signal = new AbortController().signal
+              return 'not reached'
+            },
+          }),
+        ),
+      '{}',
+    )
+    expect(seen).toEqual([{}, [], '{}', 'c1'])
+    expect(r.isError && r.error).toEqual({ message: 'exec.signal of "work" can only be replaced inside a tools/execute wrapper', info: { name: 'TypeError', code: 'TOOL_FAILED' } })
+    // What the body recorded before it threw still reaches its failure result (only a cancelled or timed-out call drops it).
+    expect([r.meta?.annotations, r.contexts]).toEqual([{ k: 1 }, [{ source: 's', content: [{ type: 'text', text: 'c' }] }]])
+  })
 })
 
 describe('non-Error throws give readable messages (B17)', () => {

@@ -39,7 +39,7 @@ export type DispatchEnd = (state: CallState, defect: boolean, error: unknown) =>
 /** Closes the call's progress channel and attaches the contexts the body attached, unless the call was cancelled or timed out. */
 function keepContexts(state: CallState): void {
   state.exec?.closeProgress()
-  const attached = state.exec?.attached
+  const attached = state.attached
   const draft = state.draft
   // Nothing a cancelled or timed-out body produced reaches the model, contexts included.
   if (attached !== undefined && draft !== undefined && !(draft.isError && CANCELLED.has(draft.failure.info.code))) {
@@ -88,27 +88,27 @@ function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): bool
     bodyStarted = true
     const view: ToolExecution = fused === undefined ? exec : new SignalView(exec, fused.signal)
     // Only wrappers may replace the signal: the body sees it read-only.
-    exec.writable = false
+    state.writable = false
     let out: unknown
     try {
       out = exec.definition.execute(exec.arguments, view)
     } catch (error) {
       fused?.dispose()
-      exec.writable = true
+      state.writable = true
       throw error
     }
     if (isThenable(out)) {
       return Promise.resolve(out).finally(() => {
         fused?.dispose()
-        exec.writable = true
+        state.writable = true
       })
     }
     fused?.dispose()
-    exec.writable = true
+    state.writable = true
     return out
   }
   let out: unknown
-  exec.writable = true
+  state.writable = true
   try {
     out = runRepeatable(run.hooks.execute, exec, body)
   } catch (error) {
@@ -157,7 +157,7 @@ function settleWhenDone(out: PromiseLike<unknown>, state: CallState, run: RunCon
 
 /** The `tools/execute` stage threw or rejected with `error`. */
 function bodyFailed(state: CallState, run: RunContext, caller: AbortSignal, error: unknown, bodyStarted: boolean): void {
-  state.exec!.writable = false
+  state.writable = false
   if (error instanceof AbortedBeforeBody || (!bodyStarted && caller.aborted && isAbortLike(error, caller))) {
     state.draft = ABORTED_BEFORE
   } else if (caller.aborted && isAbortLike(error, caller)) {
@@ -173,7 +173,7 @@ function bodyFailed(state: CallState, run: RunContext, caller: AbortSignal, erro
 /** The `tools/execute` stage returned `value`. */
 function bodyReturned(state: CallState, run: RunContext, value: unknown, bodyStarted: boolean): void {
   const exec = state.exec!
-  exec.writable = false
+  state.writable = false
   if (run.abort.isAborted) {
     // Nothing a body returns after the abort reaches the model.
     state.draft = bodyStarted ? ABORTED_DRAFT : ABORTED_BEFORE

@@ -9,7 +9,7 @@ import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEve
 import { describeProblem } from './drafts'
 import { freezeContext, isContext } from './frozen-content'
 import { shownName } from './shown-name'
-import type { RunContext } from './types'
+import type { CallState, RunContext } from './types'
 
 /**
  * The execution view. `signal` is writable only while the `tools/execute` stage runs; the call's
@@ -18,10 +18,14 @@ import type { RunContext } from './types'
  * validated and logged.
  */
 export class Execution implements ToolExecution {
-  readonly #callId: string
-  readonly #name: string
+  /**
+   * The call's state in the pipeline: its identity (`call`), and what only the pipeline may set
+   * or read (whether the signal may be replaced, the attached contexts, the annotations), kept
+   * there rather than on the view so that the view has no own state to show (`Object.keys(exec)`
+   * is `[]`) or to assign.
+   */
+  readonly #state: CallState
   readonly #arguments: Readonly<JsonObject>
-  readonly #rawArguments: string | JsonValue
   readonly #definition: AnyToolDefinition
   #signal: AbortSignal
   /** Created on first read: most calls never need one (a `Symbol()` per call costs ~5 % of a trivial call). */
@@ -30,18 +34,10 @@ export class Execution implements ToolExecution {
   readonly #run: RunContext
   /** Created on the first delivered report; `null` once closed. */
   #progress: ProgressChannel | null | undefined
-  /** Set by the pipeline around the `tools/execute` stage. */
-  writable = false
-  /** Contexts the body attached. */
-  attached: ResultContext[] | undefined
-  /** What `annotate` recorded (read once, when the result is built). */
-  annotations: Map<string, JsonValue> | undefined
 
-  constructor(call: RawToolCall, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
-    this.#callId = call.callId
-    this.#name = call.name
+  constructor(state: CallState, args: Readonly<JsonObject>, definition: AnyToolDefinition, run: RunContext) {
+    this.#state = state
     this.#arguments = args
-    this.#rawArguments = call.arguments
     this.#definition = definition
     this.#signal = run.signal
     this.#token = undefined
@@ -56,20 +52,20 @@ export class Execution implements ToolExecution {
    */
   static shownName(view: ToolExecution): string | undefined {
     const exec = view instanceof SignalView ? SignalView.executionOf(view) : view
-    return exec instanceof Execution ? shownName(exec.#name, exec.#run) : undefined
+    return exec instanceof Execution ? shownName(exec.#state.call.name, exec.#run) : undefined
   }
 
   get callId(): string {
-    return this.#callId
+    return this.#state.call.callId
   }
   get name(): string {
-    return this.#name
+    return this.#state.call.name
   }
   get arguments(): Readonly<JsonObject> {
     return this.#arguments
   }
   get rawArguments(): string | JsonValue {
-    return this.#rawArguments
+    return this.#state.call.arguments
   }
   get definition(): AnyToolDefinition {
     return this.#definition
@@ -114,7 +110,7 @@ export class Execution implements ToolExecution {
     if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
     const snap = snapshotJson(value)
     if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
-    ;(this.annotations ??= new Map()).set(key, snap.value)
+    ;(this.#state.annotations ??= new Map()).set(key, snap.value)
   }
 
   /** Delivers a pending progress update and ignores later reports (the body settled). */
@@ -129,11 +125,11 @@ export class Execution implements ToolExecution {
 
   attachContext(context: ResultContext): void {
     if (!isContext(context)) throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
-    ;(this.attached ??= []).push(freezeContext(context))
+    ;(this.#state.attached ??= []).push(freezeContext(context))
   }
 
   set signal(value: AbortSignal) {
-    if (!this.writable) throw signalReadOnly(this.name)
+    if (!this.#state.writable) throw signalReadOnly(this.name)
     if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.name}" must be an AbortSignal`)
     this.#signal = value
   }

@@ -19,7 +19,7 @@ export function finalize(state: CallState, run: RunContext): ToolResult {
   state.exec?.closeProgress()
   let draft = state.draft!
   // Settle built the result already (see `succeed` in settle.ts) and no later stage replaced it.
-  if (draft === state.prebuilt && state.exec?.annotations === undefined) return state.prebuilt
+  if (draft === state.prebuilt && state.annotations === undefined) return state.prebuilt
   const finalizeContent = state.finalize
   if (finalizeContent !== undefined) {
     try {
@@ -65,7 +65,7 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
       presentation = undefined
     }
   }
-  const annotations = state.exec?.annotations
+  const annotations = state.annotations
   if (presentation === undefined && state.repairs === undefined && annotations === undefined) {
     // The common case: only the tool name, one frozen object per definition.
     return tool.plainMeta()
@@ -77,7 +77,7 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
   if (annotations !== undefined) {
     // Detached: a late annotate() (after the result was built) changes nothing.
     meta.annotations = Object.freeze(Object.fromEntries(annotations))
-    state.exec!.annotations = undefined
+    state.annotations = undefined
   }
   return Object.freeze(meta)
 }

@@ -125,9 +125,9 @@ export function revokedBySet(state: CallState, run: RunContext): Draft | undefin
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
   if ('definition' in found) {
-    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: undefined, prebuilt: undefined }
+    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: undefined, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined }
   }
-  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: found, prebuilt: undefined }
+  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: found, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined }
 }
 
 /**
@@ -267,7 +267,7 @@ export function prepareArguments(state: CallState, run: RunContext, aborted: boo
   }
 
   const frozenArgs = args as Readonly<JsonObject>
-  state.exec = new Execution(call, frozenArgs, definition, run)
+  state.exec = new Execution(state, frozenArgs, definition, run)
   try {
     state.parallel = definition.isConcurrencySafe?.(frozenArgs) === true
   } catch {

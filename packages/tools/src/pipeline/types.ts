@@ -107,6 +107,12 @@ export interface CallState {
    * still the draft, the same object (no second object and freeze per call).
    */
   prebuilt: ToolSuccess | undefined
+  /** Whether `exec.signal` may be replaced: set by dispatch while the `tools/execute` wrappers run. */
+  writable: boolean
+  /** The contexts the body attached (`exec.attachContext`), in order. */
+  attached: ResultContext[] | undefined
+  /** What `exec.annotate` recorded, taken (and cleared) once when the result's metadata is built. */
+  annotations: Map<string, JsonValue> | undefined
 }
 
 /** A draft outcome. */
