@@ -151,15 +151,17 @@ export interface ResolvedBridgeConfig {
 /**
  * Thrown by `resolveBridgeConfig` (and so by `createMcpBridge`, `new McpBridge` and `McpPlugin`
  * start) for an invalid bridge config: `dsh-tool-mcp config: <pointer> must be <expected>, got
- * <value>`, e.g. `/servers/1/url`. It has no `code`; match on `name === 'McpConfigError'` or
- * `instanceof`.
+ * <value>`, e.g. `/servers/1/url`; for a config that is not an object, without a pointer
+ * (`dsh-tool-mcp config: must be { servers: [...] }, got undefined`). A `RangeError`, as every
+ * config error of this repository's packages, with `name: 'McpConfigError'` and `pointer`; it
+ * has no `code`.
  */
-export class McpConfigError extends Error {
+export class McpConfigError extends RangeError {
   override readonly name = 'McpConfigError'
-  /** JSON pointer into the config, e.g. `/servers/1/url`. */
+  /** JSON pointer into the config, e.g. `/servers/1/url`; `` for the config itself. */
   readonly pointer: string
   constructor(pointer: string, expected: string, got: unknown) {
-    super(`dsh-tool-mcp config: ${pointer} must be ${expected}, got ${describe(got)}`)
+    super(`dsh-tool-mcp config: ${pointer === '' ? '' : `${pointer} `}must be ${expected}, got ${describe(got)}`)
     this.pointer = pointer
   }
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
+import { createMcpBridge, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 import { freePort } from './servers'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
@@ -344,6 +344,32 @@ describe('calls', () => {
     await expect(createMcpBridge(h.ctx, { servers: [], separater: '-' } as never)).rejects.toThrow('dsh-tool-mcp config: /separater must be a field of the bridge config (did you mean "separator"?), got "-"')
     await expect(createMcpBridge(h.ctx, { severs: [] } as never)).rejects.toThrow('dsh-tool-mcp config: /severs must be a field of the bridge config (did you mean "servers"?), got []')
     await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { retry: { attempts: 3 } })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/retry/attempts must be a field of a retry config (did you mean "maxAttempts"?), got 3')
+  })
+})
+
+describe('config errors (README "Servers")', () => {
+  test('McpConfigError is a RangeError with the pointer; the README texts; a non-object config has no pointer in its text', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('t', () => text('ok'))])
+    const url = createMcpBridge(h.ctx, { servers: [custom('a', fault), { name: 'b', transport: 'http', url: 'ftp://x' }] })
+    await expect(url).rejects.toThrow('dsh-tool-mcp config: /servers/1/url must be an http(s) URL, got "ftp://x"')
+    await expect(url).rejects.toBeInstanceOf(McpConfigError)
+    await expect(url).rejects.toBeInstanceOf(RangeError)
+    await expect(url).rejects.toMatchObject({ name: 'McpConfigError', pointer: '/servers/1/url' })
+    expect(() => resolveBridgeConfig({ servers: [{ name: 'fs', command: 'npx', progres: 'always' } as never] })).toThrow(
+      'dsh-tool-mcp config: /servers/0/progres must be a field of a stdio server config (did you mean "progress"?), got "always"',
+    )
+    for (const [config, shown] of [[undefined, 'undefined'], [null, 'null'], ['fs', '"fs"']] as const) {
+      let thrown: unknown
+      try {
+        resolveBridgeConfig(config as never)
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(RangeError)
+      expect(thrown).toMatchObject({ name: 'McpConfigError', pointer: '', message: `dsh-tool-mcp config: must be { servers: [...] }, got ${shown}` })
+    }
+    await expect(h.ctx.plugin(McpPlugin, 42 as never)).rejects.toThrow(new McpConfigError('', '{ servers: [...] }', 42))
   })
 })
 
