@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { createMcpBridge, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
+import { childEnvironment, createMcpBridge, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 import { freePort } from './servers'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
@@ -370,6 +370,27 @@ describe('config errors (README "Servers")', () => {
       expect(thrown).toMatchObject({ name: 'McpConfigError', pointer: '', message: `dsh-tool-mcp config: must be { servers: [...] }, got ${shown}` })
     }
     await expect(h.ctx.plugin(McpPlugin, 42 as never)).rejects.toThrow(new McpConfigError('', '{ servers: [...] }', 42))
+  })
+})
+
+describe('childEnvironment (README "Environment of stdio servers")', () => {
+  test('the SDK short list plus env; inheritEnv adds names or everything; an undefined value removes a variable', () => {
+    const saved = { ...process.env }
+    try {
+      process.env.DSH_TEST_SECRET = 'secret'
+      process.env.DSH_TEST_NAMED = 'named'
+      process.env.PATH ??= '/usr/bin'
+      const minimal = childEnvironment({ name: 'a', command: 'x' })
+      expect(Object.keys(minimal).every((k) => ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].includes(k))).toBe(true)
+      expect(minimal.PATH).toBe(process.env.PATH)
+      expect('DSH_TEST_SECRET' in minimal).toBe(false)
+      const env = childEnvironment({ name: 'a', command: 'x', inheritEnv: ['DSH_TEST_NAMED'], env: { PATH: undefined, DEBUG: '1' } })
+      expect([env.DSH_TEST_NAMED, env.DEBUG, 'PATH' in env, env.PATH, 'DSH_TEST_SECRET' in env]).toEqual(['named', '1', true, undefined, false])
+      expect(childEnvironment({ name: 'a', command: 'x', inheritEnv: 'all' }).DSH_TEST_SECRET).toBe('secret')
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+      Object.assign(process.env, saved)
+    }
   })
 })
 
