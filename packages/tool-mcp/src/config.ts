@@ -289,6 +289,29 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
   })
 }
 
+const OPTION_FIELDS = ['onProgress', 'onStatus'] as const satisfies readonly (keyof McpBridgeOptions)[]
+
+/**
+ * Validates the bridge's callbacks: `onProgress` and `onStatus`, each a function when present.
+ * Given apart (`createMcpBridge`'s third argument, `inConfig` false) the options must be an
+ * object of those two keys only; as part of the plugin's config (`inConfig` true) the other keys
+ * are the config's, checked by {@link resolveBridgeConfig}. `undefined` means no callbacks.
+ *
+ * @throws McpConfigError naming the field (`dsh-tool-mcp config: /onStatus must be a function
+ *   (status) => void, got "log"`), an unknown key of separate options or options that are not an object.
+ */
+export function checkBridgeOptions(options: unknown, inConfig: boolean): McpBridgeOptions {
+  if (options === undefined) return {}
+  if (!inConfig) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new McpConfigError('', 'an options object { onProgress?, onStatus? }', options)
+    knownFields(options, OPTION_FIELDS, '', 'the bridge options')
+  }
+  const record = options as Record<string, unknown>
+  if (record.onProgress !== undefined && typeof record.onProgress !== 'function') throw new McpConfigError('/onProgress', 'a function (event) => void', record.onProgress)
+  if (record.onStatus !== undefined && typeof record.onStatus !== 'function') throw new McpConfigError('/onStatus', 'a function (status) => void', record.onStatus)
+  return options as McpBridgeOptions
+}
+
 /**
  * Validates `config` and applies the defaults.
  *

@@ -371,6 +371,27 @@ describe('config errors (README "Servers")', () => {
     }
     await expect(h.ctx.plugin(McpPlugin, 42 as never)).rejects.toThrow(new McpConfigError('', '{ servers: [...] }', 42))
   })
+
+  test('onProgress and onStatus must be functions, in the plugin config and in createMcpBridge options; separate options take only those keys', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('t', () => text('ok'))])
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatus: 'log' as never })).rejects.toThrow(
+      new McpConfigError('/onStatus', 'a function (status) => void', 'log'),
+    )
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatus: 'log' as never })).rejects.toThrow('dsh-tool-mcp config: /onStatus must be a function (status) => void, got "log"')
+    await expect(h.ctx.plugin(McpPlugin, { servers: [custom('a', fault)], onProgress: 5 as never })).rejects.toThrow('dsh-tool-mcp config: /onProgress must be a function (event) => void, got 5')
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatu: () => undefined } as never)).rejects.toThrow(
+      'dsh-tool-mcp config: /onStatu must be a field of the bridge options (did you mean "onStatus"?), got function',
+    )
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, 'quiet' as never)).rejects.toThrow('dsh-tool-mcp config: must be an options object { onProgress?, onStatus? }, got "quiet"')
+    // Nothing started for the refused ones: no server was connected.
+    expect(fault.connections).toBe(0)
+    const seen: string[] = []
+    await h.ctx.plugin(McpPlugin, { servers: [custom('p', fault)], onStatus: (s) => void seen.push(s.state), onProgress: () => undefined })
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('q', fault)] }, { onStatus: (s) => void seen.push(`q:${s.state}`) })
+    expect(bridge.server('q')?.state).toBe('ready')
+    expect(seen).toEqual(['connecting', 'ready', 'q:connecting', 'q:ready'])
+  })
 })
 
 describe('childEnvironment (README "Environment of stdio servers")', () => {
