@@ -38,7 +38,7 @@ export const RUN_CODE = 'run_code'
 export interface PtcExecutorConfig {
   /** Sub-calls that are parallel-safe overlap up to this bound (integer 1–1000, default 10). */
   readonly maxParallelSubCalls?: number
-  /** Model-direct `run_code` calls of one batch overlap up to this bound (default 1: programs run one at a time). */
+  /** Model-direct `run_code` calls of one batch overlap up to this bound (integer 1–1000, default 1: programs run one at a time). */
   readonly maxParallelRuns?: number
   /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls, stack bytes); see `RunLimits` and `DEFAULT_RUN_LIMITS`. */
   readonly limits?: Partial<RunLimits>

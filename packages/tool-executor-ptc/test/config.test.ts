@@ -51,6 +51,17 @@ describe('createPtcExecutor', () => {
   })
 })
 
+describe('createPtcExecutor: parallelism bounds (README "Config")', () => {
+  test('maxParallelSubCalls and maxParallelRuns are integers from 1 to 1,000', () => {
+    for (const field of ['maxParallelSubCalls', 'maxParallelRuns'] as const) {
+      expect(() => createPtcExecutor({ [field]: 0 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 0`))
+      expect(() => createPtcExecutor({ [field]: 1_001 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 1001`))
+      expect(() => createPtcExecutor({ [field]: 2.5 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 2.5`))
+      for (const ok of [1, 1_000]) createPtcExecutor({ [field]: ok, runtime: { language: 'javascript', isolation: 'none', run: async () => ({ logs: [] }) } })
+    }
+  })
+})
+
 describe('createPtcExecutor: runtime', () => {
   const shape = 'runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() })'
   test('a runtime that is not a CodeRuntime is a RangeError at creation, naming what is missing (README "Config")', async () => {
