@@ -225,6 +225,42 @@ describe('calls', () => {
     expect(bridge.server('crashy')).toMatchObject({ state: 'ready', attempts: 0, tools: ['crashy__crash', 'crashy__ping'] })
   })
 
+  test('README "Failures": a reconnecting server fails calls fast with MCP_SERVER_UNAVAILABLE; a send that fails is MCP_TRANSPORT_ERROR, on both paths', async () => {
+    h = await createHarness()
+    const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never'))), tool('ping', () => text('pong'))])
+    // A long first wait keeps the server reconnecting while the next call arrives.
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('crashy', crashy, { retry: { initialDelayMs: 60_000 } })] })
+    const lost = statusWhere(h, 'crashy', (s) => s.state === 'reconnecting')
+    expect(outcome((await h.execute([call('crashy__crash', {})]))[0])).toBe('MCP_CONNECTION_CLOSED: MCP server "crashy" closed the connection during the call to "crash"')
+    await lost
+    expect(bridge.server('crashy')).toMatchObject({ state: 'reconnecting', lastError: 'closed the connection', tools: ['crashy__crash', 'crashy__ping'] })
+    const [unavailable] = await h.execute([call('crashy__ping', {})])
+    expect(outcome(unavailable)).toBe('MCP_SERVER_UNAVAILABLE: MCP server "crashy" is not connected (reconnecting): closed the connection')
+    expect(unavailable?.content).toEqual([{ type: 'text', text: 'Error: MCP server "crashy" is not connected (reconnecting): closed the connection' }])
+    await bridge.close()
+
+    let broken = false
+    const steady = new FaultServer([tool('echo', () => text('hi'))])
+    const create = async () => {
+      const transport = await steady.create()
+      const send = transport.send.bind(transport)
+      transport.send = (message, options) => {
+        if (broken && 'method' in message && message.method === 'tools/call') throw new Error('pipe broke')
+        return send(message, options)
+      }
+      return transport
+    }
+    await createMcpBridge(h.ctx, { servers: [{ name: 'direct', transport: 'custom', create }, { name: 'sdk', transport: 'custom', create, directCalls: false }] })
+    broken = true
+    const failed = await h.execute([call('direct__echo', {}), call('sdk__echo', {})])
+    expect(failed.map(outcome)).toEqual([
+      'MCP_TRANSPORT_ERROR: MCP server "direct": the call to "echo" failed in transport: pipe broke',
+      'MCP_TRANSPORT_ERROR: MCP server "sdk": the call to "echo" failed in transport: pipe broke',
+    ])
+    broken = false
+    expect((await h.execute([call('direct__echo', {}), call('sdk__echo', {})])).map(outcome)).toEqual(['ok: "hi"', 'ok: "hi"'])
+  })
+
   test('without retry a lost server is failed and its tools are unregistered', async () => {
     h = await createHarness()
     const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never')))])
