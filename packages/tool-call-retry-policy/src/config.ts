@@ -29,11 +29,11 @@ export interface RetryFailure {
 export interface RetryPolicyConfig {
   /** Attempts in total, the first included: an integer from 1 to 100. Default 3. */
   readonly maxAttempts?: number
-  /** Delay before the first retry, in ms (before jitter). Default 200. */
+  /** Delay before the first retry, in ms (before jitter; 0 to 2,147,483,647). Default 200. */
   readonly initialDelayMs?: number
-  /** Each further retry waits this factor longer (≥ 1). Default 2. */
+  /** Each further retry waits this factor longer (1 to 1,000). Default 2. */
   readonly multiplier?: number
-  /** Cap of one delay, in ms (before jitter). Default 5,000. */
+  /** Cap of one delay, in ms (before jitter; from `initialDelayMs` to 2,147,483,647). Default 5,000. */
   readonly maxDelayMs?: number
   /** Default `full`. */
   readonly jitter?: RetryJitter

@@ -260,6 +260,11 @@ describe('backoff and config', () => {
     expect(() => resolveRetryPolicyConfig({ jitter: 'some' as never })).toThrow('retry policy config: /jitter must be "full", "equal" or "none", got "some"')
     expect(() => resolveRetryPolicyConfig({ initialDelayMs: 500, maxDelayMs: 100 })).toThrow('retry policy config: /maxDelayMs must be at least initialDelayMs (500), got 100')
     expect(() => resolveRetryPolicyConfig({ multiplier: 0.5 })).toThrow('retry policy config: /multiplier must be a number from 1 to 1000, got 0.5')
+    // README "Configuration": the ranges of the table.
+    expect(() => resolveRetryPolicyConfig({ multiplier: 1_001 })).toThrow('retry policy config: /multiplier must be a number from 1 to 1000, got 1001')
+    expect(() => resolveRetryPolicyConfig({ initialDelayMs: -1 })).toThrow('retry policy config: /initialDelayMs must be a number from 0 to 2147483647, got -1')
+    expect(() => resolveRetryPolicyConfig({ maxDelayMs: 2_147_483_648 })).toThrow('retry policy config: /maxDelayMs must be a number from 0 to 2147483647, got 2147483648')
+    expect(resolveRetryPolicyConfig({ multiplier: 1_000, initialDelayMs: 0, maxDelayMs: 2_147_483_647, maxRetryAfterMs: 0 })).toMatchObject({ multiplier: 1_000, initialDelayMs: 0, maxDelayMs: 2_147_483_647, maxRetryAfterMs: 0 })
     expect(() => resolveRetryPolicyConfig({ retryable: 'yes' as never })).toThrow('retry policy config: /retryable must be a function, got string')
     expect(() => resolveRetryPolicyConfig({ respectRetryAfter: 'yes' as never })).toThrow('retry policy config: /respectRetryAfter must be a boolean, got string')
     expect(() => resolveRetryPolicyConfig({ maxRetryAfterMs: -1 })).toThrow('retry policy config: /maxRetryAfterMs must be a number from 0 to 2147483647, got -1')

@@ -78,7 +78,8 @@ export interface PythonCodeRuntime extends CodeRuntime {
 /**
  * Creates the Python runtime. `run` never rejects: every failure is `RunOutput.error`.
  *
- * @throws RangeError for an invalid `graceMs` or `maxWorkers` (naming it), for options that are
+ * @throws RangeError for an invalid `graceMs`, `maxWorkers` or `snapshotCache` (naming it:
+ *   `snapshotCache must be a directory path (a non-empty string) or false, got true`), for options that are
  *   not an object (`python runtime options: must be an object, got "fast"`) and for an unknown
  *   key (`python runtime options: /maxWorker is not a known option (expected graceMs, maxWorkers,
  *   snapshotCache; did you mean "maxWorkers"?)`).
@@ -89,7 +90,12 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`graceMs must be a finite number of ms >= 0, got ${showConfigValue(graceMs)}`)
   const maxWorkers = options.maxWorkers ?? 1
   if (!Number.isInteger(maxWorkers) || maxWorkers < 1 || maxWorkers > 64) throw new RangeError(`maxWorkers must be an integer from 1 to 64, got ${showConfigValue(maxWorkers)}`)
-  const snapshots = new SnapshotStore(options.snapshotCache)
+  // null means the default, as for graceMs and maxWorkers.
+  const snapshotCache = options.snapshotCache ?? undefined
+  if (snapshotCache !== undefined && snapshotCache !== false && (typeof snapshotCache !== 'string' || snapshotCache === '')) {
+    throw new RangeError(`snapshotCache must be a directory path (a non-empty string) or false, got ${showConfigValue(snapshotCache)}`)
+  }
+  const snapshots = new SnapshotStore(snapshotCache)
   const idle: PyWorker[] = []
   const starting = new Set<PyWorker>()
   const busy = new Set<PyWorker>()

@@ -25,6 +25,15 @@ test('an invalid graceMs or maxWorkers is named with its value, a string quoted'
   expect(() => createPythonRuntime({ maxWorkers: 65 })).toThrow(new RangeError('maxWorkers must be an integer from 1 to 64, got 65'))
 })
 
+test('a snapshotCache that is neither a directory path nor false is named with its value', () => {
+  const error = (shown: string) => new RangeError(`snapshotCache must be a directory path (a non-empty string) or false, got ${shown}`)
+  expect(() => createPythonRuntime({ snapshotCache: true as never })).toThrow(error('true'))
+  expect(() => createPythonRuntime({ snapshotCache: 5 as never })).toThrow(error('5'))
+  expect(() => createPythonRuntime({ snapshotCache: '' })).toThrow(error('""'))
+  // null means the default, as for the other options.
+  createPythonRuntime({ snapshotCache: null as never, graceMs: null as never, maxWorkers: null as never }).dispose()
+})
+
 test('every documented option is accepted; no options means the defaults', () => {
   const all: Required<PythonRuntimeOptions> = { graceMs: 100, maxWorkers: 2, snapshotCache: false }
   for (const options of [all, { snapshotCache: '/tmp/dsh-python-snapshots' }, {}, undefined]) {

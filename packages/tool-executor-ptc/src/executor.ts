@@ -51,7 +51,7 @@ function shownRunCode(batch: ExecutorBatch): string {
 export interface PtcExecutorConfig {
   /** Sub-calls that are parallel-safe overlap up to this bound (integer 1–1000, default 10). */
   readonly maxParallelSubCalls?: number
-  /** Model-direct `run_code` calls of one batch overlap up to this bound (default 1: programs run one at a time). */
+  /** Model-direct `run_code` calls of one batch overlap up to this bound (integer 1–1000, default 1: programs run one at a time). */
   readonly maxParallelRuns?: number
   /** Sandbox limits (compute ms, wall ms, memory bytes, output bytes, value bytes, sub-calls, stack bytes); see `RunLimits` and `DEFAULT_RUN_LIMITS`. */
   readonly limits?: Partial<RunLimits>
@@ -136,11 +136,38 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
 }
 
 /**
+ * Refuses a `runtime` that is not a {@link CodeRuntime} (checked when the executor is made, not
+ * at the first `run_code`, where it would fail every call): `language` and `isolation` strings,
+ * a `run` function, and when present a `warmUp` function and a `flavour` with `renderSdk` and
+ * `callExample` functions and `runCodeDescription` and `codeDescription` strings.
+ */
+function checkRuntime(runtime: unknown): void {
+  const fail = (what: string): never => {
+    throw new RangeError(`runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() }): ${what}, got ${showConfigValue(runtime)}`)
+  }
+  if (runtime === null || typeof runtime !== 'object' || Array.isArray(runtime)) fail('not an object')
+  const r = runtime as Record<string, unknown>
+  if (typeof r.run !== 'function') fail('run is not a function')
+  if (typeof r.language !== 'string') fail('language is not a string')
+  if (typeof r.isolation !== 'string') fail('isolation is not a string')
+  if (r.warmUp !== undefined && typeof r.warmUp !== 'function') fail('warmUp is not a function')
+  const flavour = r.flavour as Record<string, unknown> | null | undefined
+  if (flavour === undefined) return
+  if (flavour === null || typeof flavour !== 'object') fail('flavour is not an object')
+  const f = flavour as Record<string, unknown>
+  if (typeof f.renderSdk !== 'function' || typeof f.callExample !== 'function' || typeof f.runCodeDescription !== 'string' || typeof f.codeDescription !== 'string') {
+    fail('flavour is not { renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }')
+  }
+}
+
+/**
  * Creates a PTC executor. Mount it with `ctx.tools.mount(createPtcExecutor(config))` or use the
  * `PtcExecutor` plugin.
  *
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
- *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`) or limit; for
+ *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`), `runtime`
+ *   (not a `CodeRuntime`: `runtime must be a CodeRuntime ({ language, isolation, run(input),
+ *   flavour?, warmUp?() }): run is not a function, got an object`) or limit; for
  *   an unknown key, here or in `limits` (`ptc executor config: /limits/wallMS is not a known
  *   option (expected computeMs, …; did you mean "wallMs"?)`); and for a config or `limits` that
  *   is not an object (`ptc executor config: /limits must be an object, got 5`).
@@ -155,6 +182,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     throw new RangeError(`timeoutMs must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${showConfigValue(config.timeoutMs)}`)
   }
   if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${showConfigValue(config.warmUp)}`)
+  if (config.runtime !== undefined) checkRuntime(config.runtime)
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
   const flavour = runtime.flavour ?? TYPESCRIPT_FLAVOUR

@@ -4,7 +4,7 @@
  * keys and a close one, and accept every documented key (README "Config").
  */
 import { afterEach, describe, expect, test } from 'vitest'
-import { createPtcExecutor, createQuickJsRuntime, ModulePool, PtcExecutor, validateLimits, type PtcExecutorConfig, type QuickJsRuntimeOptions } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { createPtcExecutor, createQuickJsRuntime, ModulePool, PtcExecutor, TYPESCRIPT_FLAVOUR, validateLimits, type PtcExecutorConfig, type QuickJsRuntimeOptions } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
 const EXECUTOR_KEYS = 'maxParallelSubCalls, maxParallelRuns, limits, runtime, timeoutMs, warmUp'
@@ -51,6 +51,42 @@ describe('createPtcExecutor', () => {
   })
 })
 
+describe('createPtcExecutor: parallelism bounds (README "Config")', () => {
+  test('maxParallelSubCalls and maxParallelRuns are integers from 1 to 1,000', () => {
+    for (const field of ['maxParallelSubCalls', 'maxParallelRuns'] as const) {
+      expect(() => createPtcExecutor({ [field]: 0 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 0`))
+      expect(() => createPtcExecutor({ [field]: 1_001 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 1001`))
+      expect(() => createPtcExecutor({ [field]: 2.5 })).toThrow(new RangeError(`${field} must be an integer from 1 to 1000, got 2.5`))
+      for (const ok of [1, 1_000]) createPtcExecutor({ [field]: ok, runtime: { language: 'javascript', isolation: 'none', run: async () => ({ logs: [] }) } })
+    }
+  })
+})
+
+describe('createPtcExecutor: runtime', () => {
+  const shape = 'runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() })'
+  test('a runtime that is not a CodeRuntime is a RangeError at creation, naming what is missing (README "Config")', async () => {
+    const run = async () => ({ logs: [] })
+    for (const [runtime, error] of [
+      [5, `${shape}: not an object, got 5`],
+      [null, `${shape}: not an object, got null`],
+      [{}, `${shape}: run is not a function, got an object`],
+      [{ language: 'javascript', isolation: 'none', run: 'go' }, `${shape}: run is not a function, got an object`],
+      [{ isolation: 'none', run }, `${shape}: language is not a string, got an object`],
+      [{ language: 'javascript', run }, `${shape}: isolation is not a string, got an object`],
+      [{ language: 'javascript', isolation: 'none', run, warmUp: true }, `${shape}: warmUp is not a function, got an object`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: 'python' }, `${shape}: flavour is not an object, got an object`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: { renderSdk: () => '' } }, `${shape}: flavour is not { renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }, got an object`],
+    ] as const) {
+      expect(() => createPtcExecutor({ runtime: runtime as never })).toThrow(new RangeError(error))
+    }
+    h = await createHarness({ executor: 'none' })
+    await expect(h.ctx.plugin(PtcExecutor, { runtime: {} as never })).rejects.toThrow(new RangeError(`${shape}: run is not a function, got an object`))
+    // A structural runtime (no class) with and without the optional members is accepted.
+    createPtcExecutor({ runtime: { language: 'javascript', isolation: 'none', run } })
+    createPtcExecutor({ runtime: { language: 'javascript', isolation: 'none', run, warmUp: async () => undefined, flavour: TYPESCRIPT_FLAVOUR } })
+  })
+})
+
 describe('PtcExecutor plugin', () => {
   test('a typo fails plugin start with the same RangeError; null means no config', async () => {
     h = await createHarness({ executor: 'none' })
@@ -78,6 +114,14 @@ describe('createQuickJsRuntime', () => {
     createQuickJsRuntime({ thread: 'worker', watchdogGraceMs: 50, recycle: true, replySpinMs: 0 }).dispose?.()
     createQuickJsRuntime({ replySpinMs: 10 }).dispose?.()
     createQuickJsRuntime(undefined).dispose?.()
+  })
+
+  test('a pool that is not a ModulePool, a recycle or watchdog that is not a boolean is a RangeError naming it', () => {
+    expect(() => createQuickJsRuntime({ pool: {} as never })).toThrow(new RangeError('pool must be a ModulePool, got an object'))
+    expect(() => createQuickJsRuntime({ thread: 'main', pool: 'shared' as never })).toThrow(new RangeError('pool must be a ModulePool, got "shared"'))
+    expect(() => createQuickJsRuntime({ recycle: 'no' as never })).toThrow(new RangeError('recycle must be a boolean, got "no"'))
+    expect(() => createQuickJsRuntime({ thread: 'main', watchdog: 'yes' as never })).toThrow(new RangeError('watchdog must be a boolean, got "yes"'))
+    expect(() => createQuickJsRuntime({ watchdog: 1 as never })).toThrow(new RangeError('watchdog must be a boolean, got 1'))
   })
 
   test('replySpinMs outside 0 … 10 ms or not a number is a RangeError naming it, with either thread', () => {

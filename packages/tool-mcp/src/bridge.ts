@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import { describeThrown, type ToolExecution } from '@deepseek-ai/dsh-tools'
-import { resolveBridgeConfig, type McpBridgeConfig, type ResolvedBridgeConfig } from './config'
+import { checkBridgeOptions, resolveBridgeConfig, type McpBridgeConfig, type ResolvedBridgeConfig } from './config'
 import { forwardProgress, type McpProgress, type McpProgressEvent } from './progress'
 import { McpServerConnection, McpToolNameCollisionError, type McpServerStatus, type ServerHost } from './server'
 
@@ -46,11 +46,12 @@ export class McpBridge {
   /** Settles when every server's first connection attempt has (each `ready`, `reconnecting` or `failed`). */
   readonly ready: Promise<void>
 
-  /** @throws McpConfigError for an invalid config (see `resolveBridgeConfig`). */
+  /** @throws McpConfigError for an invalid config (see `resolveBridgeConfig`) or callback (see `checkBridgeOptions`). */
   constructor(ctx: Context, config: McpBridgeConfig, options: McpBridgeOptions = {}) {
     this.ctx = ctx
     this.config = resolveBridgeConfig(config)
-    this.options = options
+    // The plugin passes its config as the options too; its keys were checked just now.
+    this.options = options = checkBridgeOptions(options, options === (config as unknown))
     const logger = ctx.logger(MCP_BRIDGE_NAME)
     // cordis keeps a listener list per event name and deletes it when its last listener goes.
     const hooks = ctx.root.events._hooks
@@ -138,7 +139,8 @@ export class McpBridge {
  * A server that fails to start is reported (`status()`, `mcp/status`, the logger) and retried
  * if configured; it never makes this reject.
  *
- * @throws McpConfigError for an invalid config.
+ * @throws McpConfigError for an invalid config, or an `onProgress` / `onStatus` that is not a
+ *   function (or an unknown key in `options`).
  */
 export async function createMcpBridge(ctx: Context, config: McpBridgeConfig, options?: McpBridgeOptions): Promise<McpBridge> {
   const bridge = new McpBridge(ctx, config, options)

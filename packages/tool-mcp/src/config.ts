@@ -151,15 +151,17 @@ export interface ResolvedBridgeConfig {
 /**
  * Thrown by `resolveBridgeConfig` (and so by `createMcpBridge`, `new McpBridge` and `McpPlugin`
  * start) for an invalid bridge config: `dsh-tool-mcp config: <pointer> must be <expected>, got
- * <value>`, e.g. `/servers/1/url`. It has no `code`; match on `name === 'McpConfigError'` or
- * `instanceof`.
+ * <value>`, e.g. `/servers/1/url`; for a config that is not an object, without a pointer
+ * (`dsh-tool-mcp config: must be { servers: [...] }, got undefined`). A `RangeError`, as every
+ * config error of this repository's packages, with `name: 'McpConfigError'` and `pointer`; it
+ * has no `code`.
  */
-export class McpConfigError extends Error {
+export class McpConfigError extends RangeError {
   override readonly name = 'McpConfigError'
-  /** JSON pointer into the config, e.g. `/servers/1/url`. */
+  /** JSON pointer into the config, e.g. `/servers/1/url`; `` for the config itself. */
   readonly pointer: string
   constructor(pointer: string, expected: string, got: unknown) {
-    super(`dsh-tool-mcp config: ${pointer} must be ${expected}, got ${describe(got)}`)
+    super(`dsh-tool-mcp config: ${pointer === '' ? '' : `${pointer} `}must be ${expected}, got ${describe(got)}`)
     this.pointer = pointer
   }
 }
@@ -285,6 +287,29 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     validateArguments: s.validateArguments ?? true,
     trace: s.trace,
   })
+}
+
+const OPTION_FIELDS = ['onProgress', 'onStatus'] as const satisfies readonly (keyof McpBridgeOptions)[]
+
+/**
+ * Validates the bridge's callbacks: `onProgress` and `onStatus`, each a function when present.
+ * Given apart (`createMcpBridge`'s third argument, `inConfig` false) the options must be an
+ * object of those two keys only; as part of the plugin's config (`inConfig` true) the other keys
+ * are the config's, checked by {@link resolveBridgeConfig}. `undefined` means no callbacks.
+ *
+ * @throws McpConfigError naming the field (`dsh-tool-mcp config: /onStatus must be a function
+ *   (status) => void, got "log"`), an unknown key of separate options or options that are not an object.
+ */
+export function checkBridgeOptions(options: unknown, inConfig: boolean): McpBridgeOptions {
+  if (options === undefined) return {}
+  if (!inConfig) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new McpConfigError('', 'an options object { onProgress?, onStatus? }', options)
+    knownFields(options, OPTION_FIELDS, '', 'the bridge options')
+  }
+  const record = options as Record<string, unknown>
+  if (record.onProgress !== undefined && typeof record.onProgress !== 'function') throw new McpConfigError('/onProgress', 'a function (event) => void', record.onProgress)
+  if (record.onStatus !== undefined && typeof record.onStatus !== 'function') throw new McpConfigError('/onStatus', 'a function (status) => void', record.onStatus)
+  return options as McpBridgeOptions
 }
 
 /**

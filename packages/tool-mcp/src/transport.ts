@@ -21,16 +21,21 @@ function isStdio(source: ResolvedServerConfig['source']): source is McpStdioServ
  * The environment a stdio server's child process gets: the inherited part per `inheritEnv`
  * (default `'minimal'`: the MCP SDK's `getDefaultEnvironment()` list — `HOME`, `LOGNAME`,
  * `PATH`, `SHELL`, `TERM`, `USER` on POSIX; a list adds those names; `'all'` copies
- * `process.env`), then `env` on top (`undefined` removes a variable). Never throws.
+ * `process.env`), then `env` on top (`undefined` removes a variable). A removed variable, and
+ * one of the SDK's list the host does not have, is present with the value `undefined`: the SDK
+ * puts its own list under this object, and Node's `spawn` leaves `undefined` values out. Never
+ * throws.
+ *
+ * @example childEnvironment({ name: 'fs', command: 'npx', env: { PATH: undefined, DEBUG: '1' } }) // { HOME: '/home/me', PATH: undefined, …, DEBUG: '1' }
  */
-export function childEnvironment(config: McpStdioServerConfig): Record<string, string> {
+export function childEnvironment(config: McpStdioServerConfig): Record<string, string | undefined> {
   const inherit = config.inheritEnv ?? 'minimal'
   const env: Record<string, string | undefined> = inherit === 'all' ? { ...process.env } : getDefaultEnvironment()
   if (Array.isArray(inherit)) for (const key of inherit) if (process.env[key] !== undefined) env[key] = process.env[key]
   if (config.env !== undefined) Object.assign(env, config.env)
   // The SDK adds its minimal list first; `undefined` makes Node's spawn leave a variable out.
   if (inherit !== 'all') for (const key of Object.keys(getDefaultEnvironment())) if (!(key in env)) env[key] = undefined
-  return env as Record<string, string>
+  return env
 }
 
 /** Routes a connected transport's messages through `trace` (its throws ignored). */
@@ -94,7 +99,8 @@ export function createTransport(source: ResolvedServerConfig['source'], stderr: 
     const transport = new StdioClientTransport({
       command: source.command,
       args: [...(source.args ?? [])],
-      env: childEnvironment(source),
+      // The SDK's type says string values; `undefined` ones are the removals (see childEnvironment).
+      env: childEnvironment(source) as Record<string, string>,
       stderr: 'pipe',
       ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
     })

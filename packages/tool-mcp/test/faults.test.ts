@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { createMcpBridge, mcpToolInfo, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
+import { childEnvironment, createMcpBridge, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 import { freePort } from './servers'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
@@ -225,6 +225,42 @@ describe('calls', () => {
     expect(bridge.server('crashy')).toMatchObject({ state: 'ready', attempts: 0, tools: ['crashy__crash', 'crashy__ping'] })
   })
 
+  test('README "Failures": a reconnecting server fails calls fast with MCP_SERVER_UNAVAILABLE; a send that fails is MCP_TRANSPORT_ERROR, on both paths', async () => {
+    h = await createHarness()
+    const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never'))), tool('ping', () => text('pong'))])
+    // A long first wait keeps the server reconnecting while the next call arrives.
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('crashy', crashy, { retry: { initialDelayMs: 60_000 } })] })
+    const lost = statusWhere(h, 'crashy', (s) => s.state === 'reconnecting')
+    expect(outcome((await h.execute([call('crashy__crash', {})]))[0])).toBe('MCP_CONNECTION_CLOSED: MCP server "crashy" closed the connection during the call to "crash"')
+    await lost
+    expect(bridge.server('crashy')).toMatchObject({ state: 'reconnecting', lastError: 'closed the connection', tools: ['crashy__crash', 'crashy__ping'] })
+    const [unavailable] = await h.execute([call('crashy__ping', {})])
+    expect(outcome(unavailable)).toBe('MCP_SERVER_UNAVAILABLE: MCP server "crashy" is not connected (reconnecting): closed the connection')
+    expect(unavailable?.content).toEqual([{ type: 'text', text: 'Error: MCP server "crashy" is not connected (reconnecting): closed the connection' }])
+    await bridge.close()
+
+    let broken = false
+    const steady = new FaultServer([tool('echo', () => text('hi'))])
+    const create = async () => {
+      const transport = await steady.create()
+      const send = transport.send.bind(transport)
+      transport.send = (message, options) => {
+        if (broken && 'method' in message && message.method === 'tools/call') throw new Error('pipe broke')
+        return send(message, options)
+      }
+      return transport
+    }
+    await createMcpBridge(h.ctx, { servers: [{ name: 'direct', transport: 'custom', create }, { name: 'sdk', transport: 'custom', create, directCalls: false }] })
+    broken = true
+    const failed = await h.execute([call('direct__echo', {}), call('sdk__echo', {})])
+    expect(failed.map(outcome)).toEqual([
+      'MCP_TRANSPORT_ERROR: MCP server "direct": the call to "echo" failed in transport: pipe broke',
+      'MCP_TRANSPORT_ERROR: MCP server "sdk": the call to "echo" failed in transport: pipe broke',
+    ])
+    broken = false
+    expect((await h.execute([call('direct__echo', {}), call('sdk__echo', {})])).map(outcome)).toEqual(['ok: "hi"', 'ok: "hi"'])
+  })
+
   test('without retry a lost server is failed and its tools are unregistered', async () => {
     h = await createHarness()
     const crashy = new FaultServer([tool('crash', async ({ crash }) => (await crash(), text('never')))])
@@ -352,6 +388,74 @@ describe('calls', () => {
     await expect(createMcpBridge(h.ctx, { servers: [], separater: '-' } as never)).rejects.toThrow('dsh-tool-mcp config: /separater must be a field of the bridge config (did you mean "separator"?), got "-"')
     await expect(createMcpBridge(h.ctx, { severs: [] } as never)).rejects.toThrow('dsh-tool-mcp config: /severs must be a field of the bridge config (did you mean "servers"?), got []')
     await expect(createMcpBridge(h.ctx, { servers: [custom('x', fault, { retry: { attempts: 3 } })] })).rejects.toThrow('dsh-tool-mcp config: /servers/0/retry/attempts must be a field of a retry config (did you mean "maxAttempts"?), got 3')
+  })
+})
+
+describe('config errors (README "Servers")', () => {
+  test('McpConfigError is a RangeError with the pointer; the README texts; a non-object config has no pointer in its text', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('t', () => text('ok'))])
+    const url = createMcpBridge(h.ctx, { servers: [custom('a', fault), { name: 'b', transport: 'http', url: 'ftp://x' }] })
+    await expect(url).rejects.toThrow('dsh-tool-mcp config: /servers/1/url must be an http(s) URL, got "ftp://x"')
+    await expect(url).rejects.toBeInstanceOf(McpConfigError)
+    await expect(url).rejects.toBeInstanceOf(RangeError)
+    await expect(url).rejects.toMatchObject({ name: 'McpConfigError', pointer: '/servers/1/url' })
+    expect(() => resolveBridgeConfig({ servers: [{ name: 'fs', command: 'npx', progres: 'always' } as never] })).toThrow(
+      'dsh-tool-mcp config: /servers/0/progres must be a field of a stdio server config (did you mean "progress"?), got "always"',
+    )
+    for (const [config, shown] of [[undefined, 'undefined'], [null, 'null'], ['fs', '"fs"']] as const) {
+      let thrown: unknown
+      try {
+        resolveBridgeConfig(config as never)
+      } catch (error) {
+        thrown = error
+      }
+      expect(thrown).toBeInstanceOf(RangeError)
+      expect(thrown).toMatchObject({ name: 'McpConfigError', pointer: '', message: `dsh-tool-mcp config: must be { servers: [...] }, got ${shown}` })
+    }
+    await expect(h.ctx.plugin(McpPlugin, 42 as never)).rejects.toThrow(new McpConfigError('', '{ servers: [...] }', 42))
+  })
+
+  test('onProgress and onStatus must be functions, in the plugin config and in createMcpBridge options; separate options take only those keys', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([tool('t', () => text('ok'))])
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatus: 'log' as never })).rejects.toThrow(
+      new McpConfigError('/onStatus', 'a function (status) => void', 'log'),
+    )
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatus: 'log' as never })).rejects.toThrow('dsh-tool-mcp config: /onStatus must be a function (status) => void, got "log"')
+    await expect(h.ctx.plugin(McpPlugin, { servers: [custom('a', fault)], onProgress: 5 as never })).rejects.toThrow('dsh-tool-mcp config: /onProgress must be a function (event) => void, got 5')
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, { onStatu: () => undefined } as never)).rejects.toThrow(
+      'dsh-tool-mcp config: /onStatu must be a field of the bridge options (did you mean "onStatus"?), got function',
+    )
+    await expect(createMcpBridge(h.ctx, { servers: [custom('a', fault)] }, 'quiet' as never)).rejects.toThrow('dsh-tool-mcp config: must be an options object { onProgress?, onStatus? }, got "quiet"')
+    // Nothing started for the refused ones: no server was connected.
+    expect(fault.connections).toBe(0)
+    const seen: string[] = []
+    await h.ctx.plugin(McpPlugin, { servers: [custom('p', fault)], onStatus: (s) => void seen.push(s.state), onProgress: () => undefined })
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('q', fault)] }, { onStatus: (s) => void seen.push(`q:${s.state}`) })
+    expect(bridge.server('q')?.state).toBe('ready')
+    expect(seen).toEqual(['connecting', 'ready', 'q:connecting', 'q:ready'])
+  })
+})
+
+describe('childEnvironment (README "Environment of stdio servers")', () => {
+  test('the SDK short list plus env; inheritEnv adds names or everything; an undefined value removes a variable', () => {
+    const saved = { ...process.env }
+    try {
+      process.env.DSH_TEST_SECRET = 'secret'
+      process.env.DSH_TEST_NAMED = 'named'
+      process.env.PATH ??= '/usr/bin'
+      const minimal = childEnvironment({ name: 'a', command: 'x' })
+      expect(Object.keys(minimal).every((k) => ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'].includes(k))).toBe(true)
+      expect(minimal.PATH).toBe(process.env.PATH)
+      expect('DSH_TEST_SECRET' in minimal).toBe(false)
+      const env = childEnvironment({ name: 'a', command: 'x', inheritEnv: ['DSH_TEST_NAMED'], env: { PATH: undefined, DEBUG: '1' } })
+      expect([env.DSH_TEST_NAMED, env.DEBUG, 'PATH' in env, env.PATH, 'DSH_TEST_SECRET' in env]).toEqual(['named', '1', true, undefined, false])
+      expect(childEnvironment({ name: 'a', command: 'x', inheritEnv: 'all' }).DSH_TEST_SECRET).toBe('secret')
+    } finally {
+      for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key]
+      Object.assign(process.env, saved)
+    }
   })
 })
 

@@ -28,14 +28,22 @@ export interface ToolTracingConfig {
 
 /**
  * Thrown at plugin start (`await ctx.plugin(ToolTracing, …)` rejects) for a bad config field:
- * `tool tracing config: /captureContent must be a boolean, got <type>` or `tool tracing config:
- * /maxCaptureChars must be a positive integer, got <value>`; for an unknown key, `tool tracing
+ * `tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got
+ * <type>`, `tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an
+ * object with getTracer), got <type>`, `tool tracing config: /captureContent must be a boolean,
+ * got <type>` or `tool tracing config: /maxCaptureChars must be a positive integer, got
+ * <value>`; for an unknown key, `tool tracing
  * config: /<key> is not a known option (expected tracer, …)`; for a non-object config, `tool
  * tracing config: must be an object, got <type>`. A `RangeError` with
  * `name: 'ToolTracingConfigError'`; no `code`.
  */
 export class ToolTracingConfigError extends RangeError {
   override readonly name = 'ToolTracingConfigError'
+}
+
+/** Whether `value` is an object with a `method` function (a duck-typed OpenTelemetry API object). */
+function hasMethod(value: unknown, method: string): boolean {
+  return value !== null && typeof value === 'object' && typeof (value as Record<string, unknown>)[method] === 'function'
 }
 
 /** The documented fields, in the order an unknown-key message lists them. */
@@ -47,8 +55,9 @@ const TRACING_KEYS = ['tracer', 'tracerProvider', 'captureContent', 'maxCaptureC
  * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
  * `tools/result` (closes call spans). Requires the `tools` service.
  *
- * @throws ToolTracingConfigError at start for a non-boolean `captureContent`, a
- *   `maxCaptureChars` that is not a positive integer, a config that is not an object (no config
+ * @throws ToolTracingConfigError at start for a `tracer` without `startSpan`, a `tracerProvider`
+ *   without `getTracer`, a non-boolean `captureContent`, a `maxCaptureChars` that is not a
+ *   positive integer, a config that is not an object (no config
  *   or `null` means the defaults) or an unknown key (`tool tracing config: /captureContents is
  *   not a known option (expected tracer, …; did you mean "captureContent"?)`).
  *
@@ -67,6 +76,14 @@ export const ToolTracing: {
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolTracingConfigError(`tool tracing config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, TRACING_KEYS)
     if (unknown !== undefined) throw new ToolTracingConfigError(`tool tracing config: ${unknown.pointer} ${unknown.detail}`)
+    // Checked here, not at the first call: a tracer that cannot start spans would make every
+    // call's tools/pre-execute listener throw, which the pipeline reports as a policy failure.
+    if (config.tracer !== undefined && !hasMethod(config.tracer, 'startSpan')) {
+      throw new ToolTracingConfigError(`tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got ${typeLabel(config.tracer)}`)
+    }
+    if (config.tracerProvider !== undefined && !hasMethod(config.tracerProvider, 'getTracer')) {
+      throw new ToolTracingConfigError(`tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got ${typeLabel(config.tracerProvider)}`)
+    }
     const captureContent = config.captureContent ?? false
     if (typeof captureContent !== 'boolean') throw new ToolTracingConfigError(`tool tracing config: /captureContent must be a boolean, got ${typeof captureContent}`)
     const maxCaptureChars = config.maxCaptureChars ?? 8_192

@@ -175,6 +175,21 @@ describe('a mixed native batch', () => {
     await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: '8' as never })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got "8"')
   })
 
+  test('a tracer or tracerProvider of the wrong shape fails plugin start (README "Configuration"), not every later call', async () => {
+    h = await createHarness()
+    const tracer = h.ctx.plugin(ToolTracing, { tracer: 5 as never })
+    await expect(tracer).rejects.toThrow('tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got number')
+    await expect(tracer).rejects.toBeInstanceOf(RangeError)
+    await expect(tracer).rejects.toMatchObject({ name: 'ToolTracingConfigError' })
+    await expect(h.ctx.plugin(ToolTracing, { tracer: {} as never })).rejects.toThrow('tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got object')
+    await expect(h.ctx.plugin(ToolTracing, { tracerProvider: {} as never })).rejects.toThrow('tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got object')
+    await expect(h.ctx.plugin(ToolTracing, { tracerProvider: null as never })).rejects.toThrow('tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got null')
+    // Nothing was left registered: a call still runs.
+    h.ctx.tools.register(echoTool())
+    const [result] = await h.execute([call('echo', { text: 'hi' }, 'c1')])
+    expect(result?.isError).toBe(false)
+  })
+
   test('an unknown key or a non-object config fails plugin start; every documented key is accepted', async () => {
     h = await createHarness()
     const known = 'tracer, tracerProvider, captureContent, maxCaptureChars'

@@ -280,9 +280,11 @@ export function invalidOutputTool(options: { name?: string } = {}) {
 export const TINY_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
 /**
- * `image({ caption? })` returns `{ mimeType, data, caption }` rendered as an image block plus caption text.
+ * `image({ caption? })` returns `{ mimeType, data, caption? }` rendered as an image block plus the caption text (`image` without one).
  *
- * @example h.ctx.tools.register(imageTool()) // content: [{ type: 'image', … }, { type: 'text', text: 'a dot' }]
+ * @example
+ * h.ctx.tools.register(imageTool())
+ * await h.execute([call('image', { caption: 'a dot' })]) // content: [{ type: 'image', … }, { type: 'text', text: 'a dot' }]
  */
 export function imageTool(options: { name?: string } = {}) {
   return defineTool({

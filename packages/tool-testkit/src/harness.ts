@@ -160,7 +160,7 @@ function countListeners(root: Context): Record<string, number> {
 const OPTION_KEYS = ['registry', 'executor', 'native', 'plugins'] as const satisfies readonly (keyof HarnessOptions)[]
 const PLUGIN_KEYS = ['plugin', 'config'] as const satisfies readonly (keyof HarnessPlugin)[]
 
-/** Refuses options that are not an object, an unknown key and a malformed `plugins` list. */
+/** Refuses options that are not an object, an unknown key, an `executor` that is none of its three forms and a malformed `plugins` list. */
 function checkOptions(options: unknown): asserts options is HarnessOptions {
   const fail = (pointer: string, detail: string): never => {
     throw new RangeError(`createHarness options: ${pointer === '' ? '' : `${pointer} `}${detail}`)
@@ -171,10 +171,23 @@ function checkOptions(options: unknown): asserts options is HarnessOptions {
     if (unknown !== undefined) fail(unknown.pointer, unknown.detail)
   }
   checkObject(options, OPTION_KEYS, '')
+  const executor = (options as HarnessOptions).executor
+  if (executor !== undefined && executor !== 'native' && executor !== 'none' && !hasMethods(executor, ['describe', 'execute'])) {
+    fail('/executor', `must be "native", "none" or an executor { name, describe(input), execute(batch) }, got ${showConfigValue(executor)}`)
+  }
   const plugins = (options as HarnessOptions).plugins
   if (plugins === undefined) return
   if (!Array.isArray(plugins)) fail('/plugins', `must be an array, got ${showConfigValue(plugins)}`)
-  plugins.forEach((entry, i) => checkObject(entry, PLUGIN_KEYS, `/plugins/${i}`))
+  plugins.forEach((entry, i) => {
+    checkObject(entry, PLUGIN_KEYS, `/plugins/${i}`)
+    const plugin: unknown = (entry as HarnessPlugin).plugin
+    if (typeof plugin !== 'function' && !hasMethods(plugin, ['apply'])) fail(`/plugins/${i}/plugin`, `must be a cordis plugin (a function or an object with apply), got ${showConfigValue(plugin)}`)
+  })
+}
+
+/** Whether `value` is an object (not an array) with a function under each of `methods`. */
+function hasMethods(value: unknown, methods: readonly string[]): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && methods.every((m) => typeof (value as Record<string, unknown>)[m] === 'function')
 }
 
 /**
@@ -185,8 +198,13 @@ function checkOptions(options: unknown): asserts options is HarnessOptions {
  * Rejects with a `RangeError` (as every config check of this repository's packages) before
  * anything boots for options that are not an object or hold an unknown key, here
  * or in a `plugins` entry (`createHarness options: /natve is not a known option (expected
- * registry, executor, native, plugins; did you mean "native"?)`); `registry` and `native` are
- * checked by their plugins (`tools config: …`, `native executor config: …`).
+ * registry, executor, native, plugins; did you mean "native"?)`), for an `executor` that is not
+ * `'native'`, `'none'` or an object with `describe` and `execute` (`createHarness options:
+ * /executor must be "native", "none" or an executor { name, describe(input), execute(batch) },
+ * got "x"`) and for a `plugins` entry whose `plugin` is not a function or an object with
+ * `apply` (`createHarness options: /plugins/0/plugin must be a cordis plugin (a function or an
+ * object with apply), got undefined`); `registry` and `native` are checked by their plugins
+ * (`tools config: …`, `native executor config: …`).
  *
  * @example
  * const h = await createHarness({ native: { maxParallelCalls: 2 } })

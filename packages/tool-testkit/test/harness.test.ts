@@ -154,6 +154,21 @@ describe('createHarness options', () => {
     await expect(createHarness((() => 1) as never)).rejects.toThrow(new RangeError('createHarness options: must be an object, got a function'))
   })
 
+  test('an executor of none of its three forms and a plugins entry without a plugin are refused before anything boots', async () => {
+    const executor = 'createHarness options: /executor must be "native", "none" or an executor { name, describe(input), execute(batch) }, got'
+    await expect(createHarness({ executor: 'x' } as never)).rejects.toThrow(new RangeError(`${executor} "x"`))
+    await expect(createHarness({ executor: {} } as never)).rejects.toThrow(new RangeError(`${executor} an object`))
+    await expect(createHarness({ executor: null } as never)).rejects.toThrow(new RangeError(`${executor} null`))
+    const plugin = 'createHarness options: /plugins/1/plugin must be a cordis plugin (a function or an object with apply), got'
+    const ok = { plugin: { name: 'p', apply() {} } }
+    await expect(createHarness({ plugins: [ok, {}] } as never)).rejects.toThrow(new RangeError(`${plugin} undefined`))
+    await expect(createHarness({ plugins: [ok, { plugin: { name: 'q' } }] } as never)).rejects.toThrow(new RangeError(`${plugin} an object`))
+    await expect(createHarness({ plugins: [ok, { plugin: 'timeout' }] } as never)).rejects.toThrow(new RangeError(`${plugin} "timeout"`))
+    // A function plugin and an executor object are accepted.
+    const executorObject = { name: 'null', describe: () => ({ tools: [], sections: [] }), execute: async () => [] }
+    h = await createHarness({ executor: executorObject as never, plugins: [{ plugin: function fn() {} }] })
+  })
+
   test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {
     await expect(createHarness({ registry: { maxArgumentByte: 10 } } as never)).rejects.toThrow('tools config: /maxArgumentByte is not a known option')
     await expect(createHarness({ native: { maxParallelCall: 2 } } as never)).rejects.toThrow('native executor config: /maxParallelCall is not a known option')

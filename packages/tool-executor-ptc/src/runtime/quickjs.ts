@@ -206,7 +206,9 @@ async function backgroundSettled(maxMs: number): Promise<void> {
  * `return`), and never rejects: every failure is `RunOutput.error` with a kind from
  * `RunErrorKind`.
  *
- * @throws RangeError for an invalid option (naming it), for options that are not an object and
+ * @throws RangeError for an invalid option (naming it: `thread`, `pool` that is not a
+ *   `ModulePool`, `recycle` or `watchdog` that is not a boolean, `watchdogGraceMs`,
+ *   `replySpinMs`), for options that are not an object and
  *   for an unknown key (`quickjs runtime options: /treads is not a known option (expected
  *   thread, watchdog, watchdogGraceMs, pool, recycle, replySpinMs; did you mean "thread"?)`).
  */
@@ -215,9 +217,12 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   const thread: QuickJsThread = options.thread ?? (options.pool === undefined ? 'worker' : 'main')
   if (thread !== 'worker' && thread !== 'main') throw new RangeError(`thread must be "worker" or "main", got ${showConfigValue(thread)}`)
   if (thread === 'worker' && options.pool !== undefined) throw new RangeError('pool applies to thread "main" only (each engine worker keeps its own pool)')
+  if (options.pool !== undefined && !(options.pool instanceof ModulePool)) throw new RangeError(`pool must be a ModulePool, got ${showConfigValue(options.pool)}`)
   const recycle = options.recycle ?? true
+  if (typeof recycle !== 'boolean') throw new RangeError(`recycle must be a boolean, got ${showConfigValue(recycle)}`)
   const pool = options.pool ?? new ModulePool({ recycle })
   const watchdog = options.watchdog ?? true
+  if (typeof watchdog !== 'boolean') throw new RangeError(`watchdog must be a boolean, got ${showConfigValue(watchdog)}`)
   const graceMs = options.watchdogGraceMs ?? 50
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`watchdogGraceMs must be a finite number of ms >= 0, got ${showConfigValue(graceMs)}`)
   const replySpinMs = options.replySpinMs ?? defaultReplySpinMs()
