@@ -9,7 +9,7 @@ import { BATCH_SYSTEMS } from '../src/workloads/batch'
 import { SCHEDULING_SYSTEMS } from '../src/workloads/scheduling'
 import { SCALE_SYSTEMS } from '../src/workloads/scale'
 import { PLUGIN_SYSTEMS } from '../src/workloads/plugins'
-import { checkTargets, renderBatchChart, renderReport } from '../src/report/markdown'
+import { anchorOf, checkTargets, MISSED_TARGETS_HEADING, renderBatchChart, renderReport } from '../src/report/markdown'
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
 import { parseFirstRunSample } from '../src/workloads/ptc-first'
 import { judgeRegression } from '../src/regression'
@@ -144,6 +144,17 @@ describe('pnpm bench:smoke', () => {
     const svg = renderBatchChart(results)
     expect(svg.startsWith('<svg')).toBe(true)
     expect(svg.match(/<\/title><\/rect>/g)).toHaveLength(2 * 2 * BATCH_SYSTEMS.length)
+  })
+
+  test('a missed target links to the section that says what its remaining cost is made of, when the optimisations have one', () => {
+    expect(anchorOf(MISSED_TARGETS_HEADING)).toBe('what-is-left-for-the-missed-targets')
+    expect(anchorOf('Round 9 (native): frozen copies, `x` — 2026-12-02')).toBe('round-9-native-frozen-copies-x--2026-12-02')
+    const link = `[Optimisations, "What is left for the missed targets"](#what-is-left-for-the-missed-targets)`
+    // The same figures with one target missed for sure (a validator compiled at registration): the link follows the table only when the optimisations have the section.
+    const missed = { ...results, scale: { ...results.scale, validation: { ...results.scale.validation, compilesAtRegistration: 1 } } }
+    expect(checkTargets(missed).find((c) => c.target === 'Validators compiled lazily and cached')?.met).toBe(false)
+    expect(renderReport(missed, { chartFile: 'c.svg', optimisations: `### ${MISSED_TARGETS_HEADING}\n\ntext` })).toContain(link)
+    expect(renderReport(missed, { chartFile: 'c.svg', optimisations: 'none' })).not.toContain(link)
   })
 
   test('regression guard: the verdict is the ratio against committed × 1.5, per variant', () => {
