@@ -123,8 +123,8 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
       }
       let value: JsonValue
       if (structured) {
-        // Named as the model saw the tool (the batch's nameMap), like the pipeline's own texts.
-        if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool "${shownToolName(exec)}" declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
+        // Named and quoted as the model saw the tool (the batch's nameMap), like the pipeline's own texts.
+        if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool ${quoteText(shownToolName(exec))} declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
         value = result.structuredContent as JsonValue
       } else {
         value = valueOf(blocks)

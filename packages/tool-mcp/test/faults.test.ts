@@ -297,6 +297,13 @@ describe('calls', () => {
       'INVALID_TOOL_OUTPUT: Tool "weather-none" declares an outputSchema but MCP server "w" returned no structuredContent',
     ])
     expect(mapped.map((r) => r.meta?.toolName)).toEqual(['w__bad', 'w__none'])
+    // A shown name is quoted as the pipeline quotes it (JSON string syntax, invisible characters escaped).
+    const odd = { toWire: (name: string) => (name.startsWith('w__') ? `"${name.slice(3)}"\u200b` : undefined) }
+    const quoted = await h.execute([call('w__bad', {}), call('w__none', {})], { nameMap: odd })
+    expect(quoted.map(outcome)).toEqual([
+      'INVALID_TOOL_OUTPUT: Tool "\\"bad\\"\\u200B" returned an invalid value: /celsius: must be number (got string)',
+      'INVALID_TOOL_OUTPUT: Tool "\\"none\\"\\u200B" declares an outputSchema but MCP server "w" returned no structuredContent',
+    ])
   })
 
   test('every content type reaches the model; none is dropped', async () => {

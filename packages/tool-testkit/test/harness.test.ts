@@ -164,9 +164,13 @@ describe('createHarness options', () => {
     await expect(createHarness({ plugins: [ok, {}] } as never)).rejects.toThrow(new RangeError(`${plugin} undefined`))
     await expect(createHarness({ plugins: [ok, { plugin: { name: 'q' } }] } as never)).rejects.toThrow(new RangeError(`${plugin} an object`))
     await expect(createHarness({ plugins: [ok, { plugin: 'timeout' }] } as never)).rejects.toThrow(new RangeError(`${plugin} "timeout"`))
-    // A function plugin and an executor object are accepted.
-    const executorObject = { name: 'null', describe: () => ({ tools: [], sections: [] }), execute: async () => [] }
-    h = await createHarness({ executor: executorObject as never, plugins: [{ plugin: function fn() {} }] })
+    // A function plugin and an executor object are accepted: the object is the mounted executor, the function was applied.
+    const description = { tools: [], sections: [] }
+    const executorObject = { name: 'null', describe: () => description, execute: async () => [] }
+    const applied: string[] = []
+    h = await createHarness({ executor: executorObject as never, plugins: [{ plugin: function fn() { applied.push('fn') } }] })
+    expect([h.ctx.tools.describe(), await h.ctx.tools.execute({ calls: [] }), applied]).toEqual([description, [], ['fn']])
+    expect(h.ctx.tools.describe()).toBe(description)
   })
 
   test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {

@@ -73,7 +73,9 @@ export interface DescribeInput {
  *
  * Given as {@link ToolBatch.nameMap}, it changes only the library's model-facing texts: every
  * message that names a tool (`Invalid arguments for tool "math_factorial": …`, `Tool
- * "math_factorial" was denied`, `Unknown tool "x". Available tools: math_factorial, …`) shows
+ * "math_factorial" was denied`, `Unknown tool "x". Available tools: math_factorial, …`, a
+ * misused execution view's `TypeError`s such as `exec.signal of "math_factorial" can only be
+ * replaced inside a tools/execute wrapper`) shows
  * `toWire(name) ?? name`, and `Available tools:` lists the mapped names, sorted. The name of an
  * `UNKNOWN_TOOL` call goes through the map too: one it does not know (a name the model made up)
  * is quoted as the call gave it, and a declared tool that is gone when the batch runs (its MCP

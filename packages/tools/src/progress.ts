@@ -72,21 +72,20 @@ function shown(value: unknown): string {
 }
 
 /**
- * Checks an update's shape.
- *
- * @throws TypeError naming the tool and the offending field when `update` is not a
- *   `{ progress: finite number, total?: finite number, message?: string }`.
+ * What is wrong with an update's shape, worded to follow `reportProgress on "<tool>"` (the
+ * caller names the tool, as the model saw it): ` takes { progress: number, … }, got null` or
+ * `: /progress must be a finite number, got string`; `undefined` for a
+ * `{ progress: finite number, total?: finite number, message?: string }`.
  */
-export function checkProgress(tool: string, update: unknown): ToolProgress {
-  const prefix = `reportProgress on "${tool}"`
+export function progressProblem(update: unknown): string | undefined {
   if (update === null || typeof update !== 'object' || Array.isArray(update)) {
-    throw new TypeError(`${prefix} takes { progress: number, total?: number, message?: string }, got ${typeLabel(update)}`)
+    return ` takes { progress: number, total?: number, message?: string }, got ${typeLabel(update)}`
   }
   const u = update as { progress?: unknown; total?: unknown; message?: unknown }
-  if (!finite(u.progress)) throw new TypeError(`${prefix}: /progress must be a finite number, got ${shown(u.progress)}`)
-  if (u.total !== undefined && !finite(u.total)) throw new TypeError(`${prefix}: /total must be a finite number when present, got ${shown(u.total)}`)
-  if (u.message !== undefined && typeof u.message !== 'string') throw new TypeError(`${prefix}: /message must be a string when present, got ${typeLabel(u.message)}`)
-  return u as ToolProgress
+  if (!finite(u.progress)) return `: /progress must be a finite number, got ${shown(u.progress)}`
+  if (u.total !== undefined && !finite(u.total)) return `: /total must be a finite number when present, got ${shown(u.total)}`
+  if (u.message !== undefined && typeof u.message !== 'string') return `: /message must be a string when present, got ${typeLabel(u.message)}`
+  return undefined
 }
 
 /**

@@ -355,6 +355,72 @@ describe('shownToolName: the name for a tool’s own texts', () => {
   })
 })
 
+describe('the execution view’s own TypeErrors (a body, listener or wrapper misusing exec; the model reads them when uncaught)', () => {
+  /** `math.factorial` whose body misuses its execution view as `args.mode` says. */
+  function misuser() {
+    return defineRawTool({
+      name: REGISTRY,
+      description: 'Misuses its execution view.',
+      inputSchema: { type: 'object', properties: { mode: { type: 'string' } } },
+      execute: (args, exec) => {
+        if (args.mode === 'annotate') exec.annotate('', 1)
+        if (args.mode === 'annotate-value') exec.annotate('k', Number.NaN)
+        if (args.mode === 'context') exec.attachContext(5 as never)
+        if (args.mode === 'progress') exec.reportProgress({ progress: 'half' } as never)
+        if (args.mode === 'progress-shape') exec.reportProgress(null as never)
+        if (args.mode === 'signal') exec.signal = new AbortController().signal
+        return 1
+      },
+    })
+  }
+
+  async function mapped(setup?: (h: Harness) => void): Promise<ToolNameMap> {
+    h = await createHarness()
+    h.ctx.tools.register(misuser())
+    setup?.(h)
+    return { toWire: (name) => (name === REGISTRY ? WIRE : undefined) }
+  }
+
+  test('a body: annotate, attachContext, reportProgress and exec.signal name the tool as the model saw it', async () => {
+    const map = await mapped((h) => h.ctx.on('tools/progress', () => undefined))
+    const expected: [string, (name: string) => string][] = [
+      ['annotate', (name) => `annotate on "${name}" takes a non-empty string key, got an empty string`],
+      ['annotate-value', (name) => `annotate("k") on "${name}": (root) NaN is not a JSON number`],
+      ['context', (name) => `attachContext on "${name}" takes { source: string, content: ContentBlock[] }`],
+      ['progress', (name) => `reportProgress on "${name}": /progress must be a finite number, got string`],
+      ['progress-shape', (name) => `reportProgress on "${name}" takes { progress: number, total?: number, message?: string }, got null`],
+      ['signal', (name) => `exec.signal of "${name}" can only be replaced inside a tools/execute wrapper`],
+    ]
+    for (const [mode, text] of expected) await expectTexts(call(REGISTRY, { mode }, 'c1'), map, 'TOOL_FAILED', text)
+  })
+
+  test('a wrapper: a signal that is not an AbortSignal, and the body’s view after the wrapper replaced the signal', async () => {
+    const map = await mapped((h) =>
+      h.ctx.on('tools/execute', (exec, next) => {
+        exec.signal = (exec.arguments.mode === 'bad-signal' ? 5 : new AbortController().signal) as never
+        return next()
+      }),
+    )
+    await expectTexts(call(REGISTRY, { mode: 'bad-signal' }, 'c1'), map, 'TOOL_FAILED', (name) => `exec.signal of "${name}" must be an AbortSignal`)
+    await expectTexts(call(REGISTRY, { mode: 'signal' }, 'c1'), map, 'TOOL_FAILED', (name) => `exec.signal of "${name}" can only be replaced inside a tools/execute wrapper`)
+  })
+
+  test('a pre-execute listener that assigns a read-only field fails closed with one name throughout', async () => {
+    const map = await mapped((h) =>
+      h.ctx.on('tools/pre-execute', (exec, next) => {
+        ;(exec as { arguments: unknown }).arguments = {}
+        return next()
+      }),
+    )
+    await expectTexts(
+      call(REGISTRY, {}, 'c1'),
+      map,
+      'TOOL_DENIED',
+      (name) => `Tool "${name}" could not be checked by policy (tools/pre-execute): exec.arguments of "${name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`,
+    )
+  })
+})
+
 describe('what code reads keeps the registry name', () => {
   test('calls, exec.name, the session log and tools/* events', async () => {
     const map = await harness()

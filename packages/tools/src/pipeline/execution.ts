@@ -5,7 +5,7 @@
 import type { AnyToolDefinition, JsonObject, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolExecution } from '../contracts'
 import { typeLabel } from '../errors'
 import { snapshotJson } from '../json'
-import { checkProgress, ProgressChannel, type ToolProgress, type ToolProgressEvent } from '../progress'
+import { ProgressChannel, progressProblem, type ToolProgress, type ToolProgressEvent } from '../progress'
 import { describeProblem } from './drafts'
 import { freezeContext, isContext } from './frozen-content'
 import { shownName } from './shown-name'
@@ -52,7 +52,15 @@ export class Execution implements ToolExecution {
    */
   static shownName(view: ToolExecution): string | undefined {
     const exec = view instanceof SignalView ? SignalView.executionOf(view) : view
-    return exec instanceof Execution ? shownName(exec.#state.call.name, exec.#run) : undefined
+    return exec instanceof Execution ? exec.#shown() : undefined
+  }
+
+  /**
+   * The name this view's own texts give the tool (its misuse's `TypeError`s, which reach the
+   * model when the body, listener or wrapper lets them through): {@link Execution.shownName}.
+   */
+  #shown(): string {
+    return shownName(this.#state.call.name, this.#run)
   }
 
   get callId(): string {
@@ -91,7 +99,8 @@ export class Execution implements ToolExecution {
   }
 
   reportProgress(update: ToolProgress): void {
-    const checked = checkProgress(this.name, update)
+    const problem = progressProblem(update)
+    if (problem !== undefined) throw new TypeError(`reportProgress on "${this.#shown()}"${problem}`)
     let channel = this.#progress
     if (channel === null) return
     if (channel === undefined) {
@@ -103,13 +112,13 @@ export class Execution implements ToolExecution {
         report: (error) => run.host.report('tools/progress', error),
       })
     }
-    channel.report(checked)
+    channel.report(update)
   }
 
   annotate(key: string, value: JsonValue): void {
-    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.name}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
+    if (typeof key !== 'string' || key === '') throw new TypeError(`annotate on "${this.#shown()}" takes a non-empty string key, got ${typeof key === 'string' ? 'an empty string' : typeLabel(key)}`)
     const snap = snapshotJson(value)
-    if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.name}": ${describeProblem(snap.problem)}`)
+    if (!snap.ok) throw new TypeError(`annotate("${key}") on "${this.#shown()}": ${describeProblem(snap.problem)}`)
     ;(this.#state.annotations ??= new Map()).set(key, snap.value)
   }
 
@@ -124,13 +133,13 @@ export class Execution implements ToolExecution {
   }
 
   attachContext(context: ResultContext): void {
-    if (!isContext(context)) throw new TypeError(`attachContext on "${this.name}" takes { source: string, content: ContentBlock[] }`)
+    if (!isContext(context)) throw new TypeError(`attachContext on "${this.#shown()}" takes { source: string, content: ContentBlock[] }`)
     ;(this.#state.attached ??= []).push(freezeContext(context))
   }
 
   set signal(value: AbortSignal) {
-    if (!this.#state.writable) throw signalReadOnly(this.name)
-    if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.name}" must be an AbortSignal`)
+    if (!this.#state.writable) throw signalReadOnly(this.#shown())
+    if (!(value instanceof AbortSignal)) throw new TypeError(`exec.signal of "${this.#shown()}" must be an AbortSignal`)
     this.#signal = value
   }
 }
@@ -150,7 +159,7 @@ function throwOnAssignment(proto: ToolExecution): void {
     Object.defineProperty(proto, field, {
       get,
       set(this: ToolExecution) {
-        throw new TypeError(`exec.${field} of "${this.name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
+        throw new TypeError(`exec.${field} of "${Execution.shownName(this) ?? this.name}" cannot be replaced (only exec.signal can, inside a tools/execute wrapper)`)
       },
       enumerable: false,
       configurable: true,
@@ -220,7 +229,7 @@ export class SignalView implements ToolExecution {
     return this.#signal
   }
   set signal(_: AbortSignal) {
-    throw signalReadOnly(this.#exec.name)
+    throw signalReadOnly(Execution.shownName(this) ?? this.#exec.name)
   }
 
   attachContext(context: ResultContext): void {
