@@ -2,7 +2,7 @@
  * The MCP step of the demo: the reference server `@modelcontextprotocol/server-filesystem`,
  * started over stdio on the sample workspace by `@deepseek-ai/dsh-tool-mcp`, serves the same
  * kind of task. Recorded model steps call its tools natively (with the same per-call output as
- * the native half), then one model-written program calls them through PTC. The deployment's
+ * the native section), then one model-written program calls them through PTC. The deployment's
  * read-only policy denies every MCP tool the server does not annotate `readOnlyHint: true`.
  */
 import { createRequire } from 'node:module'
