@@ -138,7 +138,7 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
     const elapsed = performance.now() - t0
     for (const [j, result] of results.entries()) {
       const call = calls[j]!
-      outcomes.push(`${call.callId} ${result.isError ? result.error.info?.code : 'ok'}`)
+      outcomes.push(`${call.callId} ${result.isError ? result.error.info.code : 'ok'}`)
       const view = callView(call, result, dispatchMs(native.tracer, call.callId))
       const shown = { ...view, content: view.content.map((b) => (b.type === 'text' ? { ...b, text: hide(b.text) } : b)) }
       for (const line of formatCall(shown)) console.log(line)

@@ -107,7 +107,7 @@ export class ToolDurations {
       [A.ATTR_GEN_AI_TOOL_NAME]: event.call.name,
       [A.ATTR_GEN_AI_TOOL_TYPE]: 'function',
     }
-    if (result.isError) attributes[A.ATTR_ERROR_TYPE] = result.error.info?.code ?? 'TOOL_FAILED'
+    if (result.isError) attributes[A.ATTR_ERROR_TYPE] = result.error.info.code
     this.#histogram.record(seconds, attributes)
   }
 }

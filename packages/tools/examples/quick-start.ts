@@ -39,6 +39,6 @@ const results = await ctx.tools.execute({
   ],
   signal: AbortSignal.timeout(30_000),
 })
-for (const r of results) console.log(r.callId, r.isError ? r.error.info?.code : 'ok', r.content)
+for (const r of results) console.log(r.callId, r.isError ? r.error.info.code : 'ok', r.content)
 // call_2 → INVALID_ARGS: Error: Invalid arguments for tool "read_file": /path: must be string (got number)
 // call_3 → UNKNOWN_TOOL: Error: Unknown tool "read_fiel". Available tools: read_file
