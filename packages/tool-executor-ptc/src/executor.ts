@@ -34,19 +34,6 @@ import { generateSdk, type SdkTool } from './sdk'
 /** The name of the one tool the model sees under PTC. */
 export const RUN_CODE = 'run_code'
 
-/**
- * `run_code` as the batch's `nameMap` says the model saw it (`run_code` itself without a map, or
- * when the map does not rename it, throws or answers no name), for the texts PTC writes itself.
- */
-function shownRunCode(batch: ExecutorBatch): string {
-  try {
-    const wire: unknown = batch.nameMap?.toWire(RUN_CODE)
-    return typeof wire === 'string' && wire !== '' ? wire : RUN_CODE
-  } catch {
-    return RUN_CODE
-  }
-}
-
 /** Configuration of the PTC executor. */
 export interface PtcExecutorConfig {
   /** Sub-calls that are parallel-safe overlap up to this bound (integer 1–1000, default 10). */
@@ -257,11 +244,14 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
       return batch.pipeline.runBatch(batch, {
         maxParallel: maxParallelRuns,
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
-        // Programs call tools by their registry names (the SDK's); `run_code` is named as the model saw it.
-        admit: (name, known) =>
+        // Programs call tools by their registry names (the SDK's); `run_code` is named as the model
+        // saw it: `shown` is the pipeline's name under the batch's nameMap (`run_code` itself
+        // without a map, or when the map does not rename it or answers no name; a throwing map is
+        // reported with stage `nameMap`, like the pipeline's own texts).
+        admit: (name, known, shown) =>
           known
-            ? `Tools are called from programs in this mode: call ${shownRunCode(batch)} with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
-            : `Available tools: ${shownRunCode(batch)}`,
+            ? `Tools are called from programs in this mode: call ${shown(RUN_CODE)} with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
+            : `Available tools: ${shown(RUN_CODE)}`,
       })
     },
   }
