@@ -126,25 +126,27 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
  * Refuses a `runtime` that is not a {@link CodeRuntime} (checked when the executor is made, not
  * at the first `run_code`, where it would fail every call): `language` and `isolation` strings,
  * a `run` function, and when present a `warmUp` function and a `flavour` with `renderSdk` and
- * `callExample` functions and `runCodeDescription` and `codeDescription` strings.
+ * `callExample` functions and `runCodeDescription` and `codeDescription` strings. The text names
+ * the first bad field and shows its value (`…: flavour must be an object, got "python"`).
  */
 function checkRuntime(runtime: unknown): void {
-  const fail = (what: string): never => {
-    throw new RangeError(`runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() }): ${what}, got ${showConfigValue(runtime)}`)
+  const fail = (field: string, kind: string, value: unknown): never => {
+    throw new RangeError(`runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() }): ${field === '' ? '' : `${field} `}must be ${kind}, got ${showConfigValue(value)}`)
   }
-  if (runtime === null || typeof runtime !== 'object' || Array.isArray(runtime)) fail('not an object')
+  if (runtime === null || typeof runtime !== 'object' || Array.isArray(runtime)) fail('', 'an object', runtime)
   const r = runtime as Record<string, unknown>
-  if (typeof r.run !== 'function') fail('run is not a function')
-  if (typeof r.language !== 'string') fail('language is not a string')
-  if (typeof r.isolation !== 'string') fail('isolation is not a string')
-  if (r.warmUp !== undefined && typeof r.warmUp !== 'function') fail('warmUp is not a function')
-  const flavour = r.flavour as Record<string, unknown> | null | undefined
+  if (typeof r.run !== 'function') fail('run', 'a function', r.run)
+  if (typeof r.language !== 'string') fail('language', 'a string', r.language)
+  if (typeof r.isolation !== 'string') fail('isolation', 'a string', r.isolation)
+  if (r.warmUp !== undefined && typeof r.warmUp !== 'function') fail('warmUp', 'a function', r.warmUp)
+  const flavour = r.flavour
   if (flavour === undefined) return
-  if (flavour === null || typeof flavour !== 'object') fail('flavour is not an object')
+  if (flavour === null || typeof flavour !== 'object' || Array.isArray(flavour)) fail('flavour', 'an object ({ renderSdk(tools), runCodeDescription, codeDescription, callExample(name) })', flavour)
   const f = flavour as Record<string, unknown>
-  if (typeof f.renderSdk !== 'function' || typeof f.callExample !== 'function' || typeof f.runCodeDescription !== 'string' || typeof f.codeDescription !== 'string') {
-    fail('flavour is not { renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }')
-  }
+  if (typeof f.renderSdk !== 'function') fail('flavour.renderSdk', 'a function', f.renderSdk)
+  if (typeof f.runCodeDescription !== 'string') fail('flavour.runCodeDescription', 'a string', f.runCodeDescription)
+  if (typeof f.codeDescription !== 'string') fail('flavour.codeDescription', 'a string', f.codeDescription)
+  if (typeof f.callExample !== 'function') fail('flavour.callExample', 'a function', f.callExample)
 }
 
 /**
@@ -154,7 +156,8 @@ function checkRuntime(runtime: unknown): void {
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
  *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`), `runtime`
  *   (not a `CodeRuntime`: `runtime must be a CodeRuntime ({ language, isolation, run(input),
- *   flavour?, warmUp?() }): run is not a function, got an object`) or limit; for
+ *   flavour?, warmUp?() }): run must be a function, got undefined`, naming the first bad field
+ *   and its value) or limit; for
  *   an unknown key, here or in `limits` (`ptc executor config: /limits/wallMS is not a known
  *   option (expected computeMs, …; did you mean "wallMs"?)`); and for a config or `limits` that
  *   is not an object (`ptc executor config: /limits must be an object, got 5`).
