@@ -3,8 +3,9 @@
 //
 // For EVERY public package under packages/* (a package.json without `"private": true`):
 //   1. its manifest and README follow the rules of docs/releasing.md: engines, files,
-//      CHANGELOG.md, LICENSE, publishConfig, an Install section, cordis as a peer dependency in the
-//      supported range, peer ranges on workspace packages that changesets can version;
+//      CHANGELOG.md, LICENSE, publishConfig, an Install section (Node version, "type": "module"),
+//      cordis as a peer dependency in the supported range, peer ranges on workspace packages
+//      that changesets can version;
 //   2. it is built (turbo, cached) and packed with pnpm, which rewrites `workspace:` and
 //      `catalog:` specifiers (npm pack would not); the packed manifest must have none left;
 //   3. publint (--strict) and @arethetypeswrong/cli (--profile esm-only: the packages are ESM
@@ -98,6 +99,7 @@ step('manifests and READMEs', () => {
       if (!new RegExp(`npm i (-D )?${name.replace(/[./]/g, '\\$&')}\\b`).test(install)) say(`the README's Install section must show \`npm i ${name} …\` (or npm i -D)`)
       if (m.peerDependencies?.cordis && !install.includes(`cordis@${catalog.cordis}`)) say(`the README's Install section must install cordis@${catalog.cordis}`)
       if (!install.includes('Node ≥ 20.19')) say('the README\'s Install section must state "Node ≥ 20.19"')
+      if (!install.includes('"type": "module"')) say('the README\'s Install section must tell the project to set "type": "module" (npm init -y writes "commonjs")')
     }
   }
   if (problems.length) fail(`${problems.length} manifest/README problem(s)`, problems.join('\n'))
@@ -180,8 +182,10 @@ for (const f of ['consumer.ts', 'consumer-nodenext.ts', 'tools.ts', 'tsconfig.bu
 
 /**
  * Runs tsc (skipLibCheck off) and sorts its errors: ours (the consumer files and our packages'
- * .d.ts) versus third-party typings (e.g. quickjs-emscripten's need the WebAssembly namespace
- * that @types/node 20 lacks; a user's skipLibCheck hides those, and they are not ours to fix).
+ * .d.ts) versus third-party typings. The tsconfigs here set `"lib": ["ES2023"]` without DOM, the
+ * stricter case of docs/install.md#typescript-settings: quickjs-emscripten's typings then miss the
+ * WebAssembly namespace (@types/node 20 lacks it; the documented tsconfig, with no `lib`, gets it
+ * from the default DOM lib, and a user's skipLibCheck hides it). Those are not ours to fix.
  */
 function typecheck(mode) {
   const { output } = run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${mode}.json`], consumer, { expectFailure: true })

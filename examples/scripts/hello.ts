@@ -21,6 +21,6 @@ const results = await ctx.tools.execute({
     { callId: 'c2', name: 'add', arguments: '{"a":"2"}' },
   ],
 })
-for (const r of results) console.log(r.callId, r.isError ? r.error.info?.code : r.value)
+for (const r of results) console.log(r.callId, r.isError ? r.error.info.code : r.value)
 // c1 5
 // c2 INVALID_ARGS

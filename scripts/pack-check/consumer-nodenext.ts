@@ -11,7 +11,7 @@ import { add } from './tools.js'
 export { add }
 
 export function codes(results: readonly ToolResult[]): Array<string | undefined> {
-  return results.map((r) => (r.isError ? r.error.info?.code : 'ok'))
+  return results.map((r) => (r.isError ? r.error.info.code : 'ok'))
 }
 
 export const loaded: number = packages.length

@@ -29,7 +29,7 @@ const results: readonly ToolResult[] = await ctx.tools.execute({
   signal: AbortSignal.timeout(5_000),
 })
 for (const r of results) {
-  if (r.isError) console.log(r.callId, r.error.info?.code)
+  if (r.isError) console.log(r.callId, r.error.info.code)
   else console.log(r.callId, r.value, r.content)
 }
 

@@ -17,7 +17,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
-const INSTALL = (cmd: string): string => `# x\n\n## Install\n\n\`\`\`sh\n${cmd}\n\`\`\`\n\nNode ≥ 20.19.\n\n## Use this package\n`
+const INSTALL = (cmd: string): string => `# x\n\n## Install\n\n\`\`\`sh\n${cmd}\n\`\`\`\n\nNode ≥ 20.19; set \"type\": \"module\".\n\n## Use this package\n`
 const EXPORTS = { '.': { 'dsh-source': './src/index.ts', types: './dist/index.d.ts', import: './dist/index.js' } }
 const PUBLISHED = { access: 'public', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } }
 
@@ -123,14 +123,15 @@ describe('pack:check publishing rules', () => {
     expect(status).toBe(1)
   })
 
-  test('an Install section without the package, cordis or the Node version is reported', () => {
-    const dir = workspace({ ...core, 'packages/tools/README.md': INSTALL('npm i something-else').replace('Node ≥ 20.19', 'Node 20') })
+  test('an Install section without the package, cordis, the Node version or "type": "module" is reported', () => {
+    const dir = workspace({ ...core, 'packages/tools/README.md': INSTALL('npm i something-else').replace('Node ≥ 20.19', 'Node 20').replace('"type": "module"', 'ESM') })
     const { status, lines } = rules(dir)
     expect(lines).toEqual([
       "@deepseek-ai/dsh-tools: the README's Install section must show `npm i @deepseek-ai/dsh-tools …` (or npm i -D)",
       "@deepseek-ai/dsh-tools: the README's Install section must install cordis@4.0.0-rc.10",
       '@deepseek-ai/dsh-tools: the README\'s Install section must state "Node ≥ 20.19"',
-      'pack:check FAILED: 3 manifest/README problem(s)',
+      '@deepseek-ai/dsh-tools: the README\'s Install section must tell the project to set "type": "module" (npm init -y writes "commonjs")',
+      'pack:check FAILED: 4 manifest/README problem(s)',
     ])
     expect(status).toBe(1)
   })

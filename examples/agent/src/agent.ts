@@ -92,5 +92,5 @@ function shortArgs(args: unknown): string {
 function outcome(result: ToolResult | undefined): string {
   if (!result) return '(no result)'
   const text = oneLine(result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' '))
-  return result.isError ? `error ${result.error.info?.code ?? ''}: ${text}` : text
+  return result.isError ? `error ${result.error.info.code}: ${text}` : text
 }

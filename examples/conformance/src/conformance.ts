@@ -116,7 +116,7 @@ function issuesOf(message: string): string[] {
 }
 
 function codeOf(result: ToolResult): string {
-  return result.isError ? (result.error.info?.code ?? 'TOOL_FAILED') : 'ok'
+  return result.isError ? (result.error.info.code) : 'ok'
 }
 
 class CallTally {

@@ -1,5 +1,5 @@
 /**
- * The deployment both halves of the demo run in: the registry, an executor, the timeout policy,
+ * The deployment every section of the demo runs in: the registry, an executor, the timeout policy,
  * a policy that denies writes, the workspace tools, one agent with an in-memory session log, and
  * a stage tracer whose timed entries give each call's time and the timeline picture.
  */

@@ -143,7 +143,7 @@ export interface CallView {
 /** A {@link CallView} from a raw call and its result. */
 export function callView(call: RawToolCall, result: ToolResult, ms?: number): CallView {
   const base = { id: call.callId, name: call.name, args: call.arguments, content: result.content, ...(ms === undefined ? {} : { ms }) }
-  return result.isError ? { ...base, isError: true, code: result.error.info?.code ?? 'ERROR' } : { ...base, isError: false }
+  return result.isError ? { ...base, isError: true, code: result.error.info.code } : { ...base, isError: false }
 }
 
 /** `ok` or the failure code — the label a call line shows (and the summary counts). */

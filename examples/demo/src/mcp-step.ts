@@ -2,7 +2,7 @@
  * The MCP step of the demo: the reference server `@modelcontextprotocol/server-filesystem`,
  * started over stdio on the sample workspace by `@deepseek-ai/dsh-tool-mcp`, serves the same
  * kind of task. Recorded model steps call its tools natively (with the same per-call output as
- * the native half), then one model-written program calls them through PTC. The deployment's
+ * the native section), then one model-written program calls them through PTC. The deployment's
  * read-only policy denies every MCP tool the server does not annotate `readOnlyHint: true`.
  */
 import { createRequire } from 'node:module'
@@ -138,7 +138,7 @@ export async function runMcp(sampleRoot: string): Promise<McpRun> {
     const elapsed = performance.now() - t0
     for (const [j, result] of results.entries()) {
       const call = calls[j]!
-      outcomes.push(`${call.callId} ${result.isError ? result.error.info?.code : 'ok'}`)
+      outcomes.push(`${call.callId} ${result.isError ? result.error.info.code : 'ok'}`)
       const view = callView(call, result, dispatchMs(native.tracer, call.callId))
       const shown = { ...view, content: view.content.map((b) => (b.type === 'text' ? { ...b, text: hide(b.text) } : b)) }
       for (const line of formatCall(shown)) console.log(line)

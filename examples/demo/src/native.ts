@@ -1,5 +1,5 @@
 /**
- * The native half of the demo: recorded provider payloads → raw batches → the full pipeline →
+ * The native section of the demo: recorded provider payloads → raw batches → the full pipeline →
  * one result per call, printed with its outcome, timing and a preview of what the model reads.
  */
 import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
@@ -23,7 +23,7 @@ export interface NativeRun {
 
 /**
  * Replays every recorded step through the native executor over the sample workspace at `root`,
- * printing each step (see `./format`), and returns what the PTC half and the tests compare.
+ * printing each step (see `./format`), and returns what the PTC section and the tests compare.
  */
 export async function runNative(root: string): Promise<NativeRun> {
   const { ctx, agent, log, tracer } = await bootDeployment(root, (c) => c.plugin(NativeExecutor, { maxParallelCalls: 4 }))

@@ -1,5 +1,5 @@
 /**
- * The PTC half once more, as a Python program: the same task, the same deployment and pipeline,
+ * The PTC section once more, as a Python program: the same task, the same deployment and pipeline,
  * with the Python runtime (`@deepseek-ai/dsh-code-runtime-python`: Pyodide in a worker thread)
  * mounted instead of QuickJS. Prints both programs and the model-facing bytes of each.
  */

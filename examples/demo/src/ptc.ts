@@ -1,5 +1,5 @@
 /**
- * The PTC half of the demo: the same task as the native replay, done by one model-written
+ * The PTC section of the demo: the same task as the native replay, done by one model-written
  * program through `run_code`. Prints what the model sees and the bytes it costs in each mode.
  */
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'

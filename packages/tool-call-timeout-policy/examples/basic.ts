@@ -48,5 +48,5 @@ const [result] = await ctx.tools.execute({
   calls: [{ callId: 'call_1', name: 'fetch_page', arguments: '{"url":"https://example.com"}' }],
 })
 // → Error: tool call timed out after 200ms  (error.info.code === 'TOOL_TIMEOUT')
-console.log(result?.content, result?.isError === true ? result.error.info?.code : 'ok')
+console.log(result?.content, result?.isError === true ? result.error.info.code : 'ok')
 console.log(timeoutStats.snapshot()) // { timedOut: 1, abandoned: 0, abandonedRunning: 0 }

@@ -31,7 +31,7 @@ ctx.tools.register(
 
 // 1. Declarations: the request's `tools` field.
 const declared = toAnthropicTools(ctx.tools.describe())
-const request = { model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Write notes.md' }], tools: declared.tools }
+const request = { model: 'claude-sonnet-5', max_tokens: 64, messages: [{ role: 'user' as const, content: 'Write notes.md' }], tools: declared.tools }
 console.log(JSON.stringify(request.tools))
 
 // 2. The streamed answer (canned here): the arguments are cut by max_tokens.

@@ -4,18 +4,30 @@
  * (thinking blocks with signatures included) and the `tool_result` message go back through
  * `client.messages.create`.
  */
-import { describe, expect, test } from 'vitest'
+import { afterEach, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest'
 import Anthropic from '@anthropic-ai/sdk'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { AnthropicStreamAccumulator, parseAnthropicMessage, toAnthropicAssistantMessage, toAnthropicToolResultMessage, toAnthropicTools, type ParsedToolCalls } from '../src/providers'
 import { recorded, texts, useToolContext, withReplay } from './sdk-helpers'
 
-const MODEL = 'claude-sonnet-4-5'
+/** A model id the installed SDK does not list as deprecated (it warns on every request for those). */
+const MODEL = 'claude-sonnet-5'
 const USER = { role: 'user' as const, content: 'Weather in Oslo and Lima?' }
 const message = (content: JsonObject[], stop_reason: string): JsonObject => ({ id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content, stop_reason, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } })
 const FINAL = message([{ type: 'text', text: 'Done.' }], 'end_turn')
 
 const toolsOf = useToolContext()
+
+// The SDK prints a console warning per request for a model in its deprecation list: none here.
+let warn: MockInstance<typeof console.warn>
+beforeEach(() => {
+  warn = vi.spyOn(console, 'warn')
+})
+afterEach(() => {
+  const calls = warn.mock.calls
+  warn.mockRestore()
+  expect(calls).toEqual([])
+})
 
 const client = (origin: string) => new Anthropic({ apiKey: 'test-key', baseURL: origin, maxRetries: 0 })
 

@@ -34,19 +34,6 @@ import { generateSdk, type SdkTool } from './sdk'
 /** The name of the one tool the model sees under PTC. */
 export const RUN_CODE = 'run_code'
 
-/**
- * `run_code` as the batch's `nameMap` says the model saw it (`run_code` itself without a map, or
- * when the map does not rename it, throws or answers no name), for the texts PTC writes itself.
- */
-function shownRunCode(batch: ExecutorBatch): string {
-  try {
-    const wire: unknown = batch.nameMap?.toWire(RUN_CODE)
-    return typeof wire === 'string' && wire !== '' ? wire : RUN_CODE
-  } catch {
-    return RUN_CODE
-  }
-}
-
 /** Configuration of the PTC executor. */
 export interface PtcExecutorConfig {
   /** Sub-calls that are parallel-safe overlap up to this bound (integer 1–1000, default 10). */
@@ -139,25 +126,27 @@ function sdkTools(definitions: readonly AnyToolDefinition[], schemas?: readonly 
  * Refuses a `runtime` that is not a {@link CodeRuntime} (checked when the executor is made, not
  * at the first `run_code`, where it would fail every call): `language` and `isolation` strings,
  * a `run` function, and when present a `warmUp` function and a `flavour` with `renderSdk` and
- * `callExample` functions and `runCodeDescription` and `codeDescription` strings.
+ * `callExample` functions and `runCodeDescription` and `codeDescription` strings. The text names
+ * the first bad field and shows its value (`…: flavour must be an object, got "python"`).
  */
 function checkRuntime(runtime: unknown): void {
-  const fail = (what: string): never => {
-    throw new RangeError(`runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() }): ${what}, got ${showConfigValue(runtime)}`)
+  const fail = (field: string, kind: string, value: unknown): never => {
+    throw new RangeError(`runtime must be a CodeRuntime ({ language, isolation, run(input), flavour?, warmUp?() }): ${field === '' ? '' : `${field} `}must be ${kind}, got ${showConfigValue(value)}`)
   }
-  if (runtime === null || typeof runtime !== 'object' || Array.isArray(runtime)) fail('not an object')
+  if (runtime === null || typeof runtime !== 'object' || Array.isArray(runtime)) fail('', 'an object', runtime)
   const r = runtime as Record<string, unknown>
-  if (typeof r.run !== 'function') fail('run is not a function')
-  if (typeof r.language !== 'string') fail('language is not a string')
-  if (typeof r.isolation !== 'string') fail('isolation is not a string')
-  if (r.warmUp !== undefined && typeof r.warmUp !== 'function') fail('warmUp is not a function')
-  const flavour = r.flavour as Record<string, unknown> | null | undefined
+  if (typeof r.run !== 'function') fail('run', 'a function', r.run)
+  if (typeof r.language !== 'string') fail('language', 'a string', r.language)
+  if (typeof r.isolation !== 'string') fail('isolation', 'a string', r.isolation)
+  if (r.warmUp !== undefined && typeof r.warmUp !== 'function') fail('warmUp', 'a function', r.warmUp)
+  const flavour = r.flavour
   if (flavour === undefined) return
-  if (flavour === null || typeof flavour !== 'object') fail('flavour is not an object')
+  if (flavour === null || typeof flavour !== 'object' || Array.isArray(flavour)) fail('flavour', 'an object ({ renderSdk(tools), runCodeDescription, codeDescription, callExample(name) })', flavour)
   const f = flavour as Record<string, unknown>
-  if (typeof f.renderSdk !== 'function' || typeof f.callExample !== 'function' || typeof f.runCodeDescription !== 'string' || typeof f.codeDescription !== 'string') {
-    fail('flavour is not { renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }')
-  }
+  if (typeof f.renderSdk !== 'function') fail('flavour.renderSdk', 'a function', f.renderSdk)
+  if (typeof f.runCodeDescription !== 'string') fail('flavour.runCodeDescription', 'a string', f.runCodeDescription)
+  if (typeof f.codeDescription !== 'string') fail('flavour.codeDescription', 'a string', f.codeDescription)
+  if (typeof f.callExample !== 'function') fail('flavour.callExample', 'a function', f.callExample)
 }
 
 /**
@@ -167,7 +156,8 @@ function checkRuntime(runtime: unknown): void {
  * @throws RangeError naming the field for an invalid `maxParallelSubCalls`, `maxParallelRuns`,
  *   `timeoutMs`, `warmUp` (not a boolean: `warmUp must be a boolean, got "no"`), `runtime`
  *   (not a `CodeRuntime`: `runtime must be a CodeRuntime ({ language, isolation, run(input),
- *   flavour?, warmUp?() }): run is not a function, got an object`) or limit; for
+ *   flavour?, warmUp?() }): run must be a function, got undefined`, naming the first bad field
+ *   and its value) or limit; for
  *   an unknown key, here or in `limits` (`ptc executor config: /limits/wallMS is not a known
  *   option (expected computeMs, …; did you mean "wallMs"?)`); and for a config or `limits` that
  *   is not an object (`ptc executor config: /limits must be an object, got 5`).
@@ -257,11 +247,14 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
       return batch.pipeline.runBatch(batch, {
         maxParallel: maxParallelRuns,
         local: (name) => (name === RUN_CODE ? (definition ??= runCode(batch)) : undefined),
-        // Programs call tools by their registry names (the SDK's); `run_code` is named as the model saw it.
-        admit: (name, known) =>
+        // Programs call tools by their registry names (the SDK's); `run_code` is named as the model
+        // saw it: `shown` is the pipeline's name under the batch's nameMap (`run_code` itself
+        // without a map, or when the map does not rename it or answers no name; a throwing map is
+        // reported with stage `nameMap`, like the pipeline's own texts).
+        admit: (name, known, shown) =>
           known
-            ? `Tools are called from programs in this mode: call ${shownRunCode(batch)} with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
-            : `Available tools: ${shownRunCode(batch)}`,
+            ? `Tools are called from programs in this mode: call ${shown(RUN_CODE)} with a program that does \`${flavour.callExample(name, batch.definitions().map((d) => d.name))}\`.`
+            : `Available tools: ${shown(RUN_CODE)}`,
       })
     },
   }

@@ -67,20 +67,22 @@ describe('createPtcExecutor: runtime', () => {
   test('a runtime that is not a CodeRuntime is a RangeError at creation, naming what is missing (README "Config")', async () => {
     const run = async () => ({ logs: [] })
     for (const [runtime, error] of [
-      [5, `${shape}: not an object, got 5`],
-      [null, `${shape}: not an object, got null`],
-      [{}, `${shape}: run is not a function, got an object`],
-      [{ language: 'javascript', isolation: 'none', run: 'go' }, `${shape}: run is not a function, got an object`],
-      [{ isolation: 'none', run }, `${shape}: language is not a string, got an object`],
-      [{ language: 'javascript', run }, `${shape}: isolation is not a string, got an object`],
-      [{ language: 'javascript', isolation: 'none', run, warmUp: true }, `${shape}: warmUp is not a function, got an object`],
-      [{ language: 'javascript', isolation: 'none', run, flavour: 'python' }, `${shape}: flavour is not an object, got an object`],
-      [{ language: 'javascript', isolation: 'none', run, flavour: { renderSdk: () => '' } }, `${shape}: flavour is not { renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }, got an object`],
+      [5, `${shape}: must be an object, got 5`],
+      [null, `${shape}: must be an object, got null`],
+      [{}, `${shape}: run must be a function, got undefined`],
+      [{ language: 'javascript', isolation: 'none', run: 'go' }, `${shape}: run must be a function, got "go"`],
+      [{ isolation: 'none', run }, `${shape}: language must be a string, got undefined`],
+      [{ language: 'javascript', run }, `${shape}: isolation must be a string, got undefined`],
+      [{ language: 'javascript', isolation: 'none', run, warmUp: true }, `${shape}: warmUp must be a function, got true`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: 'python' }, `${shape}: flavour must be an object ({ renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }), got "python"`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: null }, `${shape}: flavour must be an object ({ renderSdk(tools), runCodeDescription, codeDescription, callExample(name) }), got null`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: { renderSdk: () => '' } }, `${shape}: flavour.runCodeDescription must be a string, got undefined`],
+      [{ language: 'javascript', isolation: 'none', run, flavour: { ...TYPESCRIPT_FLAVOUR, callExample: 'x' } }, `${shape}: flavour.callExample must be a function, got "x"`],
     ] as const) {
       expect(() => createPtcExecutor({ runtime: runtime as never })).toThrow(new RangeError(error))
     }
     h = await createHarness({ executor: 'none' })
-    await expect(h.ctx.plugin(PtcExecutor, { runtime: {} as never })).rejects.toThrow(new RangeError(`${shape}: run is not a function, got an object`))
+    await expect(h.ctx.plugin(PtcExecutor, { runtime: {} as never })).rejects.toThrow(new RangeError(`${shape}: run must be a function, got undefined`))
     // A structural runtime (no class) with and without the optional members is accepted.
     createPtcExecutor({ runtime: { language: 'javascript', isolation: 'none', run } })
     createPtcExecutor({ runtime: { language: 'javascript', isolation: 'none', run, warmUp: async () => undefined, flavour: TYPESCRIPT_FLAVOUR } })

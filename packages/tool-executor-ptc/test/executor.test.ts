@@ -103,6 +103,34 @@ describe('model-direct calls', () => {
     ])
     expect(results[0]!.meta?.toolName).toBe(RUN_CODE)
   })
+
+  test('a nameMap that throws shows run_code and is reported with stage nameMap, as the pipeline reports it', async () => {
+    await ptc()
+    h.ctx.tools.register(echoTool({ name: 'echo' }))
+    const reports: string[] = []
+    h.ctx.logger.exporter({ export: (message) => void (message.name === 'tools' && message.type === 'warn' && reports.push(`${String(message.args[0])} ${String(message.args[1]).split('\n')[0]}`)) })
+    const asked: string[] = []
+    const nameMap = {
+      toWire(name: string): string | undefined {
+        asked.push(name)
+        throw new Error('map broke')
+      },
+    }
+    const results = await h.execute(
+      [
+        { callId: 'y', name: 'nope', arguments: '{}' },
+        { callId: 'w', name: 'echo', arguments: '{}' },
+      ],
+      { nameMap },
+    )
+    expect(results.map(text)).toEqual([
+      'Error: Unknown tool "nope". Available tools: run_code',
+      'Error: Unknown tool "echo". Tools are called from programs in this mode: call run_code with a program that does `await tools.echo(args)`.',
+    ])
+    // Each name asked once per batch (run_code for both texts), each throw reported.
+    expect(asked).toEqual(['run_code', 'nope', 'echo'])
+    expect(reports).toEqual(['nameMap failed: %s Error: map broke', 'nameMap failed: %s Error: map broke', 'nameMap failed: %s Error: map broke'])
+  })
 })
 
 describe('model-facing output', () => {

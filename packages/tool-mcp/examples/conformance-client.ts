@@ -33,7 +33,7 @@ if (scenario !== 'initialize' && !failed) {
   const results = await ctx.tools.execute({ calls })
   for (const [i, result] of results.entries()) {
     const text = result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' ')
-    console.log(`${calls[i]!.name}: ${result.isError ? `error ${result.error.info?.code}` : 'ok'} ${text}`)
+    console.log(`${calls[i]!.name}: ${result.isError ? `error ${result.error.info.code}` : 'ok'} ${text}`)
     if (result.isError) failed = true
   }
 }

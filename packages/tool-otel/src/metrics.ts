@@ -17,7 +17,7 @@ export const TOOL_METRICS_NAME = '@deepseek-ai/dsh-tool-otel/metrics'
  */
 export const TOOL_DURATION_BUCKETS: readonly number[] = Object.freeze([0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92])
 
-/** `ctx.plugin(ToolMetrics, config)`. Every field is optional. */
+/** `ctx.plugin(ToolMetrics, config)`. Every field is optional; `null` means not given (the default). */
 export interface ToolMetricsConfig {
   /** The meter to record with. Default: `meterProvider`'s, else the global provider's (`metrics.getMeter`). */
   readonly meter?: Meter
@@ -107,7 +107,7 @@ export class ToolDurations {
       [A.ATTR_GEN_AI_TOOL_NAME]: event.call.name,
       [A.ATTR_GEN_AI_TOOL_TYPE]: 'function',
     }
-    if (result.isError) attributes[A.ATTR_ERROR_TYPE] = result.error.info?.code ?? 'TOOL_FAILED'
+    if (result.isError) attributes[A.ATTR_ERROR_TYPE] = result.error.info.code
     this.#histogram.record(seconds, attributes)
   }
 }
@@ -138,13 +138,13 @@ export const ToolMetrics: {
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolMetricsConfigError(`tool metrics config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, METRICS_KEYS)
     if (unknown !== undefined) throw new ToolMetricsConfigError(`tool metrics config: ${unknown.pointer} ${unknown.detail}`)
-    if (config.meter !== undefined && !hasMethod(config.meter, 'createHistogram')) {
+    if (config.meter != null && !hasMethod(config.meter, 'createHistogram')) {
       throw new ToolMetricsConfigError(`tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got ${typeLabel(config.meter)}`)
     }
-    if (config.meterProvider !== undefined && !hasMethod(config.meterProvider, 'getMeter')) {
+    if (config.meterProvider != null && !hasMethod(config.meterProvider, 'getMeter')) {
       throw new ToolMetricsConfigError(`tool metrics config: /meterProvider must be an OpenTelemetry MeterProvider (an object with getMeter), got ${typeLabel(config.meterProvider)}`)
     }
-    if (config.now !== undefined && typeof config.now !== 'function') throw new ToolMetricsConfigError(`tool metrics config: /now must be a function, got ${typeLabel(config.now)}`)
+    if (config.now != null && typeof config.now !== 'function') throw new ToolMetricsConfigError(`tool metrics config: /now must be a function, got ${typeLabel(config.now)}`)
     const meter = config.meter ?? (config.meterProvider ?? metrics.getMeterProvider()).getMeter(TOOL_TRACING_NAME, TOOL_TRACING_VERSION)
     const durations = new ToolDurations(meter, config.now ?? (() => performance.now()))
     ctx.tools.on('tools/pre-execute', (exec, next) => durations.preExecute(exec, next))

@@ -11,7 +11,7 @@ export const TOOL_TRACING_NAME = '@deepseek-ai/dsh-tool-otel'
 /** The instrumentation scope version reported with the default tracer and `ToolMetrics`' default meter. */
 export const TOOL_TRACING_VERSION = '0.1.0'
 
-/** `ctx.plugin(ToolTracing, config)`. Every field is optional. */
+/** `ctx.plugin(ToolTracing, config)`. Every field is optional; `null` means not given (the default). */
 export interface ToolTracingConfig {
   /** The tracer to use. Default: `tracerProvider`'s, else the global provider's (`trace.getTracer`). */
   readonly tracer?: Tracer
@@ -78,10 +78,10 @@ export const ToolTracing: {
     if (unknown !== undefined) throw new ToolTracingConfigError(`tool tracing config: ${unknown.pointer} ${unknown.detail}`)
     // Checked here, not at the first call: a tracer that cannot start spans would make every
     // call's tools/pre-execute listener throw, which the pipeline reports as a policy failure.
-    if (config.tracer !== undefined && !hasMethod(config.tracer, 'startSpan')) {
+    if (config.tracer != null && !hasMethod(config.tracer, 'startSpan')) {
       throw new ToolTracingConfigError(`tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got ${typeLabel(config.tracer)}`)
     }
-    if (config.tracerProvider !== undefined && !hasMethod(config.tracerProvider, 'getTracer')) {
+    if (config.tracerProvider != null && !hasMethod(config.tracerProvider, 'getTracer')) {
       throw new ToolTracingConfigError(`tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got ${typeLabel(config.tracerProvider)}`)
     }
     const captureContent = config.captureContent ?? false

@@ -135,7 +135,7 @@ export class ToolSpans {
     }
     else this.#calls.delete(exec!.token)
     if (result.isError) {
-      span.setAttribute(A.ATTR_ERROR_TYPE, result.error.info?.code ?? 'TOOL_FAILED')
+      span.setAttribute(A.ATTR_ERROR_TYPE, result.error.info.code)
       span.setStatus({ code: SpanStatusCode.ERROR, message: result.error.message })
     } else if (this.options.captureContent) {
       span.setAttribute(A.ATTR_GEN_AI_TOOL_CALL_RESULT, cut(json(result.value), this.options.maxCaptureChars))

@@ -159,6 +159,17 @@ describe('gen_ai.execute_tool.duration', () => {
     expect(h.listeners()['tools/result']).toBe(4)
   })
 
+  test('null for meter, meterProvider or now means not given: the meter comes from meterProvider', async () => {
+    const { reader, plugin } = metricsPlugin({ meter: null, now: null } as never)
+    h = await createHarness({ plugins: [plugin] })
+    h.ctx.tools.register(echoTool())
+    await h.execute([call('echo', { text: 'hi' }, 'c1')])
+    const { lines, scope } = await points(reader)
+    expect([lines.map((l) => l.split(':')[0]), scope]).toEqual([['echo'], '@deepseek-ai/dsh-tool-otel'])
+    await h.ctx.plugin(ToolMetrics, { meter: null, meterProvider: null, now: null } as never)
+    expect(h.listeners()['tools/result']).toBe(2)
+  })
+
   test('bad config fails plugin start naming the field; disposal leaves no listener', async () => {
     h = await createHarness()
     await expect(h.ctx.plugin(ToolMetrics, { meter: {} as never })).rejects.toThrow('tool metrics config: /meter must be an OpenTelemetry Meter (an object with createHistogram), got object')

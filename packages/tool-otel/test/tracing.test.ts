@@ -183,11 +183,32 @@ describe('a mixed native batch', () => {
     await expect(tracer).rejects.toMatchObject({ name: 'ToolTracingConfigError' })
     await expect(h.ctx.plugin(ToolTracing, { tracer: {} as never })).rejects.toThrow('tool tracing config: /tracer must be an OpenTelemetry Tracer (an object with startSpan), got object')
     await expect(h.ctx.plugin(ToolTracing, { tracerProvider: {} as never })).rejects.toThrow('tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got object')
-    await expect(h.ctx.plugin(ToolTracing, { tracerProvider: null as never })).rejects.toThrow('tool tracing config: /tracerProvider must be an OpenTelemetry TracerProvider (an object with getTracer), got null')
     // Nothing was left registered: a call still runs.
     h.ctx.tools.register(echoTool())
     const [result] = await h.execute([call('echo', { text: 'hi' }, 'c1')])
     expect(result?.isError).toBe(false)
+  })
+
+  test('null for tracer or tracerProvider means not given, as for captureContent and maxCaptureChars', async () => {
+    for (const nulls of [{ tracer: null }, { tracer: null, captureContent: null, maxCaptureChars: null }]) {
+      // tracer: null → the tracer comes from tracerProvider.
+      const { exporter, plugin } = tracing(nulls as never)
+      h = await createHarness({ plugins: [plugin] })
+      h.ctx.tools.register(echoTool())
+      await h.execute([call('echo', { text: 'hi' }, 'c1')])
+      expect(tree(exporter.getFinishedSpans())).toEqual(['execute_tools', '  execute_tool echo (c1)'])
+      expect(exporter.getFinishedSpans()[0]!.attributes['gen_ai.tool.call.arguments']).toBeUndefined()
+      await h.dispose()
+    }
+    // tracerProvider: null beside a tracer → the tracer; null for both → the global provider's.
+    const exporter = new InMemorySpanExporter()
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+    h = await createHarness({ plugins: [{ plugin: ToolTracing, config: { tracer: provider.getTracer('t'), tracerProvider: null } as never }] })
+    h.ctx.tools.register(echoTool())
+    await h.execute([call('echo', { text: 'hi' }, 'c1')])
+    expect(tree(exporter.getFinishedSpans())).toEqual(['execute_tools', '  execute_tool echo (c1)'])
+    await h.ctx.plugin(ToolTracing, { tracer: null, tracerProvider: null } as never)
+    expect(h.listeners()['tools/result']).toBe(2)
   })
 
   test('an unknown key or a non-object config fails plugin start; every documented key is accepted', async () => {

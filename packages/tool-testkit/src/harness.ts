@@ -49,7 +49,7 @@ export interface HarnessPlugin {
 export interface HarnessOptions {
   /** Registry config (argument size cap, repair modes, content limits). */
   readonly registry?: ToolRegistryConfig
-  /** `native` (default), `none`, or an executor object to mount at the deployment. */
+  /** `native` (default; absent or `null` means it too), `none`, or an executor object to mount at the deployment. */
   readonly executor?: 'native' | 'none' | ToolExecutor
   /** Config of the `NativeExecutor` plugin when `executor` is `native` (`warmUp: true` awaits the pipeline warm-up). */
   readonly native?: NativeExecutorPluginConfig
@@ -172,7 +172,8 @@ function checkOptions(options: unknown): asserts options is HarnessOptions {
   }
   checkObject(options, OPTION_KEYS, '')
   const executor = (options as HarnessOptions).executor
-  if (executor !== undefined && executor !== 'native' && executor !== 'none' && !hasMethods(executor, ['describe', 'execute'])) {
+  // null means the default, as for `registry` and `native` (their plugins take null as no config).
+  if (executor !== undefined && executor !== null && executor !== 'native' && executor !== 'none' && !hasMethods(executor, ['describe', 'execute'])) {
     fail('/executor', `must be "native", "none" or an executor { name, describe(input), execute(batch) }, got ${showConfigValue(executor)}`)
   }
   const plugins = (options as HarnessOptions).plugins
@@ -204,7 +205,8 @@ function hasMethods(value: unknown, methods: readonly string[]): boolean {
  * got "x"`) and for a `plugins` entry whose `plugin` is not a function or an object with
  * `apply` (`createHarness options: /plugins/0/plugin must be a cordis plugin (a function or an
  * object with apply), got undefined`); `registry` and `native` are checked by their plugins
- * (`tools config: …`, `native executor config: …`).
+ * (`tools config: …`, `native executor config: …`). `null` for `registry`, `native` or
+ * `executor` means the default.
  *
  * @example
  * const h = await createHarness({ native: { maxParallelCalls: 2 } })

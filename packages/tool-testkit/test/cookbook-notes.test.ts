@@ -73,6 +73,6 @@ test('reads run side by side; an append waits for them and runs alone', async ()
 
 test('a batch the caller already cancelled runs nothing', async () => {
   const results = await h.execute([call('append_note', { name: 'groceries', line: 'never' }, 'w')], { signal: AbortSignal.abort() })
-  expect(results.map((r) => (r.isError ? r.error.info?.code : 'ok'))).toEqual(['ABORTED_BEFORE_DISPATCH'])
+  expect(results.map((r) => (r.isError ? r.error.info.code : 'ok'))).toEqual(['ABORTED_BEFORE_DISPATCH'])
   expect(readFileSync(join(dir, 'groceries.md'), 'utf8')).toBe('milk\neggs\nbread\n')
 })

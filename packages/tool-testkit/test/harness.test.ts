@@ -158,7 +158,7 @@ describe('createHarness options', () => {
     const executor = 'createHarness options: /executor must be "native", "none" or an executor { name, describe(input), execute(batch) }, got'
     await expect(createHarness({ executor: 'x' } as never)).rejects.toThrow(new RangeError(`${executor} "x"`))
     await expect(createHarness({ executor: {} } as never)).rejects.toThrow(new RangeError(`${executor} an object`))
-    await expect(createHarness({ executor: null } as never)).rejects.toThrow(new RangeError(`${executor} null`))
+    await expect(createHarness({ executor: 0 } as never)).rejects.toThrow(new RangeError(`${executor} 0`))
     const plugin = 'createHarness options: /plugins/1/plugin must be a cordis plugin (a function or an object with apply), got'
     const ok = { plugin: { name: 'p', apply() {} } }
     await expect(createHarness({ plugins: [ok, {}] } as never)).rejects.toThrow(new RangeError(`${plugin} undefined`))
@@ -176,6 +176,15 @@ describe('createHarness options', () => {
   test('the registry and native configs are checked by their plugins (a nested typo names its own config)', async () => {
     await expect(createHarness({ registry: { maxArgumentByte: 10 } } as never)).rejects.toThrow('tools config: /maxArgumentByte is not a known option')
     await expect(createHarness({ native: { maxParallelCall: 2 } } as never)).rejects.toThrow('native executor config: /maxParallelCall is not a known option')
+  })
+
+  test('null for executor, native or registry means the default: the native executor runs the batch', async () => {
+    for (const options of [{ executor: null }, { native: null }, { registry: null }, { executor: null, native: null, registry: null }]) {
+      h = await createHarness(options as never)
+      h.ctx.tools.register(echoTool())
+      expect([h.ctx.tools.describe().tools.map((t) => t.name), texts(await h.execute([call('echo', { text: 'hi' }, 'c1')]))]).toEqual([['echo'], ['{"text":"hi"}']])
+      await h.dispose()
+    }
   })
 
   test('every documented option is accepted (TSDoc example and README)', async () => {

@@ -39,6 +39,8 @@ const results = await ctx.tools.execute({
   ],
   signal: AbortSignal.timeout(30_000),
 })
-for (const r of results) console.log(r.callId, r.isError ? r.error.info?.code : 'ok', r.content)
-// call_2 → INVALID_ARGS: Error: Invalid arguments for tool "read_file": /path: must be string (got number)
-// call_3 → UNKNOWN_TOOL: Error: Unknown tool "read_fiel". Available tools: read_file
+const text = (r: (typeof results)[number]) => r.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('')
+for (const r of results) console.log(r.callId, `${r.isError ? r.error.info.code : 'ok'}: ${text(r)}`)
+// call_1 ok: <the first line of /etc/hostname>   (TOOL_FAILED: Error: ENOENT: … where there is none)
+// call_2 INVALID_ARGS: Error: Invalid arguments for tool "read_file": /path: must be string (got number)
+// call_3 UNKNOWN_TOOL: Error: Unknown tool "read_fiel". Available tools: read_file

@@ -117,11 +117,14 @@ export interface ToolSuccess<V extends JsonValue = JsonValue> {
  * and for what the definition's own `finalizeContent` makes of it (it runs for failures too).
  * `error.message` is at most `MAX_ERROR_MESSAGE_CHARS` (2,000) characters for the pipeline's
  * and policies' texts; a thrown error's message is capped like content (`contentLimits.maxChars`).
+ * `error.info` is always there: every failure the pipeline (and the native executor's
+ * `truncatedCallResults`) produces carries `{ name, code }`, plus `reason` and `toolName` where
+ * they apply, so `r.error.info.code` needs no `?.`.
  */
 export interface ToolFailure {
   readonly callId: string
   readonly isError: true
-  readonly error: { readonly message: string; readonly info?: ToolErrorInfo }
+  readonly error: { readonly message: string; readonly info: ToolErrorInfo }
   readonly content: readonly ContentBlock[]
   readonly contexts?: readonly ResultContext[]
   readonly meta?: ToolResultMeta
@@ -291,7 +294,7 @@ export type SessionEvent =
       readonly name: string
       readonly isError: boolean
       readonly content: readonly ContentBlock[]
-      readonly error?: { readonly message: string; readonly info?: ToolErrorInfo }
+      readonly error?: { readonly message: string; readonly info: ToolErrorInfo }
       readonly presentation?: JsonValue
       readonly parentCallId?: string
     }
@@ -309,7 +312,7 @@ export type SessionEvent =
       readonly name: string
       readonly isError: boolean
       readonly content: readonly ContentBlock[]
-      readonly error?: { readonly message: string; readonly info?: ToolErrorInfo }
+      readonly error?: { readonly message: string; readonly info: ToolErrorInfo }
     }
 
 /** The three scope layers (docs/design.md, "Scopes"). */
@@ -450,7 +453,7 @@ export type DraftResult =
   | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[] }
   | {
       readonly isError: true
-      readonly error: { readonly message: string; readonly info?: ToolErrorInfo }
+      readonly error: { readonly message: string; readonly info: ToolErrorInfo }
       readonly content: readonly ContentBlock[]
     }
 

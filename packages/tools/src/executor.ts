@@ -84,6 +84,13 @@ export interface DescribeInput {
  * stay verbatim. Everything code reads keeps the registry name: the calls' `name`,
  * `result.meta.toolName`, `error.info.toolName`, `exec.name`, the session log's events and the
  * `tools/*` events.
+ *
+ * The map is asked only for a failure text, once per tool name and batch. A `toWire` that throws
+ * is reported to `ctx.logger('tools')` as `nameMap failed: <stack>` (stage `nameMap`) and the
+ * text shows the registry name; an answer that is not a non-empty string (`''`, a number) shows
+ * the registry name too. A value without a `toWire` method makes `ctx.tools.execute()` reject:
+ * `TypeError: ctx.tools.execute(): nameMap must have a toWire(name) method, got object` (for
+ * `{}`); `null` means no map.
  */
 export interface ToolNameMap {
   /** The name the model was shown for registry tool `name`; `undefined` keeps `name`. */
@@ -108,7 +115,10 @@ export interface ToolBatch {
   /**
    * The provider names the model saw (`declared.nameMap` of the native package's declaration
    * builders): library texts that name a tool use them (see {@link ToolNameMap}). The calls'
-   * `name`s stay registry names (the parsers map them back); absent: texts use registry names.
+   * `name`s stay registry names (the parsers map them back); absent or `null`: texts use
+   * registry names. Not a `{ toWire }`: `execute()` rejects with `TypeError: ctx.tools.execute():
+   * nameMap must have a toWire(name) method, got <type>`; a throwing `toWire` is reported (stage
+   * `nameMap`) and a throw, `''` or a non-string answer shows the registry name.
    */
   readonly nameMap?: ToolNameMap
 }
@@ -163,8 +173,11 @@ export interface RunnerOptions {
    * Admission filter for model-direct calls of registry tools (`known`: the name resolved in
    * the registry). Return a hint to make the call `UNKNOWN_TOOL` with `Unknown tool "<name>".
    * <hint>` (PTC uses it to point model-direct calls at `run_code`); `undefined` admits it.
+   * `shown(name)` is the name the library's texts give a tool under the runner's `nameMap`
+   * (`toWire(name)`, else `name`; a throwing map is reported with stage `nameMap`, as for the
+   * pipeline's own texts), for a hint that names a tool.
    */
-  readonly admit?: (name: string, known: boolean) => string | undefined
+  readonly admit?: (name: string, known: boolean, shown: (name: string) => string) => string | undefined
   /**
    * Executor-owned tools resolved before the registry (PTC: `run_code`). They run through the
    * complete pipeline like registered tools but are not registered anywhere.

@@ -439,7 +439,7 @@ describe('what code reads keeps the registry name', () => {
     expect(log.events.filter((e) => e.type === 'tool/call').map((e) => (e as { name: string }).name)).toEqual([REGISTRY, REGISTRY])
   })
 
-  test('a map that throws or answers no name shows the registry name; it is asked once per name and batch; a throw is reported', async () => {
+  test('a map that throws or answers no name (\'\', a number) shows the registry name; it is asked once per name and batch; a throw is reported', async () => {
     h = await createHarness()
     h.ctx.tools.register(factorial())
     const reports: string[] = []
@@ -457,7 +457,13 @@ describe('what code reads keeps the registry name', () => {
         return ''
       },
     }
-    for (const nameMap of [throwing, empty]) {
+    const numeric: ToolNameMap = {
+      toWire(name) {
+        asked.push(name)
+        return 42 as never
+      },
+    }
+    for (const nameMap of [throwing, empty, numeric]) {
       const results = await h.execute([call(REGISTRY, { n: 'x' }, 'c1'), call(REGISTRY, { n: 'y' }, 'c2'), call(REGISTRY, { n: 2 }, 'c3')], { nameMap })
       expect(results.map(failureOrText)).toEqual([
         ['INVALID_ARGS', 'Error: Invalid arguments for tool "math.factorial": /n: must be integer (got string)', undefined, REGISTRY],
@@ -466,7 +472,7 @@ describe('what code reads keeps the registry name', () => {
       ])
     }
     // Two failures of one tool per batch: asked once per batch; the call that succeeded never asks.
-    expect(asked).toEqual([REGISTRY, REGISTRY])
+    expect(asked).toEqual([REGISTRY, REGISTRY, REGISTRY])
     expect(reports).toEqual(['nameMap failed: %s Error: map broke'])
   })
 

@@ -80,7 +80,7 @@ export function lookUp(call: RawToolCall, problem: string | undefined, index: nu
   if (problem !== undefined) return fail('INVALID_ARGS', messages.malformedCall(index, problem))
   const localDefinition = run.local?.(call.name)
   const found = localDefinition !== undefined ? new FoundTool(localDefinition, localDefinition.parameters) : lookUpInRegistry(call.name, run)
-  const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found) : undefined
+  const hint = localDefinition === undefined ? run.admit?.(call.name, 'definition' in found, (name) => shownName(name, run)) : undefined
   if (!('definition' in found)) return fail('UNKNOWN_TOOL', hint === undefined ? messages.unknownTool(shownName(call.name, run), shownNames(found.available, run)) : messages.unknownTool(shownName(call.name, run), [], hint))
   if (hint !== undefined) return fail('UNKNOWN_TOOL', messages.unknownTool(shownName(call.name, run), [], hint))
   return found

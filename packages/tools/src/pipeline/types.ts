@@ -3,7 +3,7 @@
  * supplies, the per-runner context, the per-call state and its draft outcome.
  */
 import type { AnyToolDefinition, ApprovalService, ContentBlock, JsonValue, RawToolCall, ResultContext, Scope, SessionLog, Agent, ToolErrorInfo, ToolExecution, ToolGuard, ToolSuccess } from '../contracts'
-import type { ResolvedToolSet, ToolNameMap } from '../executor'
+import type { ResolvedToolSet, RunnerOptions, ToolNameMap } from '../executor'
 import type { FoundTool } from '../found-tool'
 import type { RepairModes } from '../repair'
 import type { ContentLimits } from '../content'
@@ -64,7 +64,7 @@ export interface RunContext {
   readonly abort: AbortWatch
   readonly parent: ToolExecution | undefined
   readonly batchId: string | undefined
-  readonly admit: ((name: string, known: boolean) => string | undefined) | undefined
+  readonly admit: RunnerOptions['admit'] | undefined
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
   /** The names the model saw (`RunnerOptions.nameMap`): library texts name tools by them (`shown-name.ts`). */
   readonly nameMap: ToolNameMap | undefined

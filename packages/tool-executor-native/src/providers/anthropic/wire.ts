@@ -1,6 +1,11 @@
 /**
- * The parts of the Anthropic Messages API the parsers read: response content blocks and
- * streaming events. Source: Anthropic API reference, "Messages" and "Streaming messages".
+ * The Anthropic Messages API as the parsers take it: response content blocks and streaming
+ * events. The fields the parsers read are typed; the other documented fields of the real API
+ * (`id`, `type`, `role`, `model`, `usage`, `stop_sequence`, `citations`, …) are listed as
+ * optional `unknown`, so a real message written as an annotated object literal typechecks. There
+ * is deliberately no index signature: the official SDK's types are interfaces, and an interface
+ * is not assignable to a type with one.
+ * Source: Anthropic API reference, "Messages" and "Streaming messages".
  */
 
 /** A response content block (`text`, `tool_use`, `thinking`, `redacted_thinking`; others are skipped). */
@@ -16,10 +21,30 @@ export interface AnthropicContentBlockWire {
   readonly name?: string
   /** The tool input object (typed `unknown` like the SDK's; it is JSON from the wire). */
   readonly input?: unknown
+  /** Documented fields the parsers do not read (text citations, server tool blocks). */
+  readonly citations?: unknown
+  readonly caller?: unknown
+  readonly toolset_name?: unknown
+  readonly tool_use_id?: unknown
+  readonly content?: unknown
+}
+
+/** Documented message fields the parsers do not read. */
+interface AnthropicMessageExtrasWire {
+  readonly id?: unknown
+  readonly type?: unknown
+  readonly role?: unknown
+  readonly model?: unknown
+  readonly stop_sequence?: unknown
+  readonly stop_details?: unknown
+  readonly usage?: unknown
+  readonly container?: unknown
+  readonly diagnostics?: unknown
+  readonly context_management?: unknown
 }
 
 /** A complete (non-streamed) message. */
-export interface AnthropicMessageWire {
+export interface AnthropicMessageWire extends AnthropicMessageExtrasWire {
   readonly content: readonly AnthropicContentBlockWire[]
   readonly stop_reason?: string | null
 }
@@ -36,7 +61,17 @@ export interface AnthropicStreamEventWire {
     readonly thinking?: string
     readonly signature?: string
     readonly stop_reason?: string | null
+    /** Documented fields the parsers do not read (`citations_delta`, `message_delta`). */
+    readonly citation?: unknown
+    readonly stop_sequence?: unknown
+    readonly stop_details?: unknown
+    readonly container?: unknown
   }
-  readonly message?: { readonly stop_reason?: string | null; readonly content?: readonly AnthropicContentBlockWire[] }
+  /** `message_start`: the message so far (its `content` is empty on the wire). */
+  readonly message?: AnthropicMessageExtrasWire & { readonly stop_reason?: string | null; readonly content?: readonly AnthropicContentBlockWire[] }
   readonly error?: { readonly type?: string; readonly message?: string }
+  /** `message_delta`: the usage so far; not read. */
+  readonly usage?: unknown
+  /** Documented fields the parsers do not read. */
+  readonly context_management?: unknown
 }

@@ -31,7 +31,12 @@ export interface GeminiFunctionResponseContent {
 
 /** Options of {@link toGeminiFunctionResponses}. */
 export interface GeminiResultOptions {
-  /** Maps tool names back to the declared Gemini names. */
+  /**
+   * Maps tool names back to the declared Gemini names: pass `declared.nameMap` from
+   * `toGeminiTools` whenever it rewrote a name. Gemini pairs responses with calls by
+   * function name, and without the map each response is named with the registry name
+   * (`math.factorial` rather than the declared `math_factorial`), silently.
+   */
   readonly nameMap?: NameMap
   /** The prefix used for minted ids (default `gemini_call_`): such ids are not echoed. */
   readonly idPrefix?: string
@@ -40,7 +45,10 @@ export interface GeminiResultOptions {
 }
 
 /**
- * Builds the content answering `calls` with `results`.
+ * Builds the content answering `calls` with `results`. Pass `{ nameMap: declared.nameMap }`
+ * whenever `toGeminiTools` rewrote a name: Gemini pairs each `functionResponse` with its
+ * call by function name, and without the map the response carries the registry name instead of
+ * the declared one (nothing fails here; the model sees a response for a function it never called).
  *
  * @throws ResultPairingError when calls and results do not pair one to one.
  */

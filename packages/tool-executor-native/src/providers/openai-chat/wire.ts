@@ -1,6 +1,13 @@
 /**
- * The parts of the OpenAI Chat Completions wire format the parsers read (responses and stream
- * chunks). Fields are optional because OpenAI-compatible servers omit some of them.
+ * The OpenAI Chat Completions wire format the parsers take (responses and stream chunks). The
+ * fields the parsers read are typed; the other documented fields of the real API (`id`,
+ * `object`, `created`, `model`, `usage`, `logprobs`, `refusal`, `annotations`, …) are listed as
+ * optional `unknown`, so a real response written as an annotated object literal typechecks.
+ * There is deliberately no index signature: the official SDK's types are interfaces, and an
+ * interface is not assignable to a type with one, so SDK objects would stop fitting. A field
+ * that a server adds beyond the documented ones (an OpenAI-compatible gateway's own) is refused
+ * only in a literal; a value held in a variable (parsed JSON, an SDK object) is accepted.
+ * Fields are optional because OpenAI-compatible servers omit some of them.
  * Source: OpenAI API reference, "Chat Completions" and "Chat streaming".
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
@@ -10,6 +17,8 @@ export interface OpenAIChatToolCallWire {
   readonly id?: string | null
   readonly type?: string
   readonly function?: { readonly name?: string | null; readonly arguments?: string | JsonValue } | null
+  /** A custom tool's call (`type: 'custom'`); not read. */
+  readonly custom?: unknown
 }
 
 /** An assistant message of a completion. */
@@ -22,6 +31,10 @@ export interface OpenAIChatMessageWire {
   readonly reasoning?: string | null
   /** The legacy functions API (one call, no id). */
   readonly function_call?: { readonly name?: string | null; readonly arguments?: string | null } | null
+  /** Documented fields the parsers do not read. */
+  readonly refusal?: unknown
+  readonly annotations?: unknown
+  readonly audio?: unknown
 }
 
 /** A complete (non-streamed) chat completion. */
@@ -30,7 +43,18 @@ export interface OpenAIChatCompletionWire {
     readonly index?: number
     readonly finish_reason?: string | null
     readonly message?: OpenAIChatMessageWire | null
+    readonly logprobs?: unknown
   }[]
+  /** Documented fields the parsers do not read. */
+  readonly id?: unknown
+  readonly object?: unknown
+  readonly created?: unknown
+  readonly model?: unknown
+  readonly usage?: unknown
+  readonly service_tier?: unknown
+  readonly system_fingerprint?: unknown
+  readonly metadata?: unknown
+  readonly moderation?: unknown
 }
 
 /** One fragment of a streamed tool call; `index` identifies the call across chunks. */
@@ -39,6 +63,8 @@ export interface OpenAIChatToolCallDeltaWire {
   readonly id?: string | null
   readonly type?: string
   readonly function?: { readonly name?: string | null; readonly arguments?: string | JsonValue | null } | null
+  /** A custom tool's call fragment; not read. */
+  readonly custom?: unknown
 }
 
 /** One streamed chunk (`chat.completion.chunk`). A usage-only chunk has `choices: []`. */
@@ -52,6 +78,21 @@ export interface OpenAIChatChunkWire {
       readonly reasoning_content?: string | null
       readonly reasoning?: string | null
       readonly tool_calls?: readonly OpenAIChatToolCallDeltaWire[] | null
+      /** Documented fields the parsers do not read. */
+      readonly refusal?: unknown
+      readonly function_call?: unknown
+      readonly audio?: unknown
     } | null
+    readonly logprobs?: unknown
   }[]
+  /** Documented fields the parsers do not read. */
+  readonly id?: unknown
+  readonly object?: unknown
+  readonly created?: unknown
+  readonly model?: unknown
+  readonly usage?: unknown
+  readonly service_tier?: unknown
+  readonly system_fingerprint?: unknown
+  readonly obfuscation?: unknown
+  readonly moderation?: unknown
 }
