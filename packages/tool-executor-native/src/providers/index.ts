@@ -54,7 +54,7 @@ export { STRICT_MAX_DEPTH } from './schema/strict'
 export { type SanitizeOptions, type SanitizedParameters, sanitizeToolParameters } from './sanitize'
 
 export { type OpenAIChatTool, type OpenAIDeclarationOptions, toOpenAIChatTools, toOpenAICompatibleTools, toDeepSeekTools } from './openai-chat/declare'
-export type { OpenAIChatToolCallWire, OpenAIChatMessageWire, OpenAIChatCompletionWire, OpenAIChatToolCallDeltaWire, OpenAIChatChunkWire } from './openai-chat/wire'
+export type { OpenAIChatToolCallWire, OpenAIChatMessageWire, OpenAIChatCompletionWire, OpenAIChatToolCallDeltaWire, OpenAIChatChunkWire, OpenAIChatUnreadFieldsWire } from './openai-chat/wire'
 export {
   type OpenAIChatParseOptions,
   MINTED_CALL_ID_PREFIX,

@@ -37,15 +37,8 @@ export interface OpenAIChatMessageWire {
   readonly audio?: unknown
 }
 
-/** A complete (non-streamed) chat completion. */
-export interface OpenAIChatCompletionWire {
-  readonly choices: readonly {
-    readonly index?: number
-    readonly finish_reason?: string | null
-    readonly message?: OpenAIChatMessageWire | null
-    readonly logprobs?: unknown
-  }[]
-  /** Documented fields the parsers do not read. */
+/** Documented fields of a chat completion and of a streamed chunk that the parsers do not read (typed `unknown`, so a real response written as a literal typechecks). */
+export interface OpenAIChatUnreadFieldsWire {
   readonly id?: unknown
   readonly object?: unknown
   readonly created?: unknown
@@ -53,6 +46,17 @@ export interface OpenAIChatCompletionWire {
   readonly usage?: unknown
   readonly service_tier?: unknown
   readonly system_fingerprint?: unknown
+}
+
+/** A complete (non-streamed) chat completion. */
+export interface OpenAIChatCompletionWire extends OpenAIChatUnreadFieldsWire {
+  readonly choices: readonly {
+    readonly index?: number
+    readonly finish_reason?: string | null
+    readonly message?: OpenAIChatMessageWire | null
+    readonly logprobs?: unknown
+  }[]
+  /** Documented fields the parsers do not read (and those of {@link OpenAIChatUnreadFieldsWire}). */
   readonly metadata?: unknown
   readonly moderation?: unknown
 }
@@ -68,7 +72,7 @@ export interface OpenAIChatToolCallDeltaWire {
 }
 
 /** One streamed chunk (`chat.completion.chunk`). A usage-only chunk has `choices: []`. */
-export interface OpenAIChatChunkWire {
+export interface OpenAIChatChunkWire extends OpenAIChatUnreadFieldsWire {
   readonly choices?: readonly {
     readonly index?: number
     readonly finish_reason?: string | null
@@ -85,14 +89,7 @@ export interface OpenAIChatChunkWire {
     } | null
     readonly logprobs?: unknown
   }[]
-  /** Documented fields the parsers do not read. */
-  readonly id?: unknown
-  readonly object?: unknown
-  readonly created?: unknown
-  readonly model?: unknown
-  readonly usage?: unknown
-  readonly service_tier?: unknown
-  readonly system_fingerprint?: unknown
+  /** Documented fields the parsers do not read (and those of {@link OpenAIChatUnreadFieldsWire}). */
   readonly obfuscation?: unknown
   readonly moderation?: unknown
 }
