@@ -74,7 +74,8 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     batchId: options.batchId,
     admit: options.admit,
     local: options.local,
-    nameMap: options.nameMap,
+    // `null` from a custom executor means no map, as `ctx.tools.execute()` reads it.
+    nameMap: options.nameMap ?? undefined,
     shownNames: undefined,
     lastName: undefined,
     lastFound: undefined,

@@ -228,6 +228,8 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     return undefined
   }
   const body = input.execute
+  /** The name the texts thrown below give the tool: the shown name of the call (`Execution.shownName`), else the definition's. */
+  const shown = (exec: ToolExecution): string => Execution.shownName(exec) ?? name
   const execute = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
     let entry = parsed.get(args as object)
     if (entry === undefined) {
@@ -235,9 +237,9 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       try {
         result = await validate(args)
       } catch (error) {
-        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(Execution.shownName(exec) ?? name, describeThrown(error)))
+        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
       }
-      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(Execution.shownName(exec) ?? name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
       entry = { value: result.value }
     }
     const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
@@ -245,7 +247,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       // A body that returned nothing is the value null (as the pipeline records it), so the
       // library checks null: `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
       const result = await validateOutput(value === undefined ? null : value)
-      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(Execution.shownName(exec) ?? name, formatStandardIssues(result.issues)))
+      if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(shown(exec), formatStandardIssues(result.issues)))
     }
     return value
   }

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { defineRawTool, defineTool, shownToolName, ToolError, type JsonValue, type RawToolCall, type ToolBatch, type ToolNameMap, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
+import { defineRawTool, defineTool, shownToolName, ToolError, type JsonValue, type RawToolCall, type ToolBatch, type ToolExecutor, type ToolNameMap, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
 import { toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, MemorySessionLog, objectCall, ScriptedApproval, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
@@ -474,6 +474,27 @@ describe('what code reads keeps the registry name', () => {
     // Two failures of one tool per batch: asked once per batch; the call that succeeded never asks.
     expect(asked).toEqual([REGISTRY, REGISTRY, REGISTRY])
     expect(reports).toEqual(['nameMap failed: %s Error: map broke'])
+  })
+
+  test('a runner a custom executor makes with nameMap: null shows registry names and reports nothing, as execute() reads null', async () => {
+    const executor: ToolExecutor = {
+      name: 'custom',
+      describe: (input) => ({ tools: input.schemas, sections: [] }),
+      execute(batch) {
+        const runner = batch.pipeline.createRunner({ scope: batch.scope, signal: batch.signal, nameMap: null as unknown as ToolNameMap })
+        return Promise.all(batch.calls.map((c) => runner.submit(c)))
+      },
+    }
+    h = await createHarness({ executor })
+    h.ctx.tools.register(factorial())
+    const reports: unknown[] = []
+    h.ctx.logger.exporter({ export: (message) => void (message.name === 'tools' && message.type === 'warn' && reports.push(message.args[0])) })
+    const results = await h.execute([call(REGISTRY, { n: 'x' }, 'c1'), call('nope', {}, 'c2')])
+    expect(results.map(failureOrText)).toEqual([
+      ['INVALID_ARGS', 'Error: Invalid arguments for tool "math.factorial": /n: must be integer (got string)', undefined, REGISTRY],
+      ['UNKNOWN_TOOL', 'Error: Unknown tool "nope". Available tools: math.factorial', undefined, undefined],
+    ])
+    expect(reports).toEqual([])
   })
 
   test('a nameMap without toWire is refused with a TypeError naming it', async () => {

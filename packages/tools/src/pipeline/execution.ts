@@ -229,7 +229,7 @@ export class SignalView implements ToolExecution {
     return this.#signal
   }
   set signal(_: AbortSignal) {
-    throw signalReadOnly(Execution.shownName(this) ?? this.#exec.name)
+    throw signalReadOnly(Execution.shownName(this.#exec)!)
   }
 
   attachContext(context: ResultContext): void {

@@ -512,7 +512,7 @@ export class ToolRegistry extends Service {
     if (batch === null || typeof batch !== 'object' || !Array.isArray(batch.calls)) throw new TypeError('ctx.tools.execute() takes { calls: RawToolCall[], agent?, log?, toolSet?, signal?, nameMap? }')
     if (batch.signal != null && !(batch.signal instanceof AbortSignal)) throw new TypeError(`ctx.tools.execute(): signal must be an AbortSignal, got ${typeLabel(batch.signal)}`)
     const nameMap = batch.nameMap ?? undefined
-    if (nameMap !== undefined && typeof (nameMap as { toWire?: unknown } | null)?.toWire !== 'function') {
+    if (nameMap !== undefined && typeof (nameMap as { toWire?: unknown }).toWire !== 'function') {
       throw new TypeError(`ctx.tools.execute(): nameMap must have a toWire(name) method, got ${typeLabel(nameMap)}`)
     }
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
