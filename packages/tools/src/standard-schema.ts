@@ -40,6 +40,7 @@ import type { DefineToolCallbacks } from './schema/define-tool'
 import type { InferValue } from './schema/infer'
 import { projectSchema } from './schema/projection'
 import type { SchemaSpec } from './schema/spec'
+import { OUTPUT_SHAPE_PROBLEM, SHORT_FORM_OUTPUT, type NoOutput, type ShortToolReturn, type ShortToolValue } from './schema/short-form'
 
 /** Any Standard Schema (the `~standard` property with `validate`). */
 export type AnyStandardSchema = StandardSchemaV1<unknown, unknown>
@@ -87,6 +88,25 @@ export interface DefineStandardToolInput<S extends AnyStandardSchema, O>
    * the schema only. Must throw for what it cannot express.
    */
   toJsonSchema?(schema: S | Extract<O, AnyStandardSchema>): object
+}
+
+/**
+ * The short form with a Standard Schema `parameters`: no `output`; the value type is inferred from
+ * `execute`'s return type ({@link ShortToolValue}) and shown as the DSL's short form shows it
+ * (`DefineShortToolInput`).
+ */
+export interface DefineStandardShortToolInput<S extends AnyStandardSchema, R extends ShortToolReturn>
+  extends Omit<DefineToolCallbacks<StandardArgs<S>, StandardSchemaV1.InferOutput<S>, ShortToolValue<R>>, 'execute'> {
+  readonly name: string
+  readonly description: string
+  /** A Standard Schema of the arguments object (zod 4, valibot, ArkType, …). */
+  readonly parameters: S
+  /** Absent in the short form. */
+  readonly output?: NoOutput
+  /** As {@link DefineStandardToolInput.toJsonSchema} (for `parameters` only). */
+  toJsonSchema?(schema: S): object
+  /** Receives the library's parsed output; returns a JSON value or nothing. */
+  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): R | Promise<R>
 }
 
 /** The definition a Standard Schema tool becomes. */
@@ -198,8 +218,9 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   type Args = StandardArgs<S>
   type Value = StandardOutputValue<O>
   const name = String(input.name)
-  if (typeof input.output !== 'object' || input.output === null) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
-  for (const [pointer, fn] of [['/execute', input.execute], ['/output/render', input.output.render]] as const) {
+  const short = input.output === undefined
+  if (!short && (typeof input.output !== 'object' || input.output === null)) throw new ToolDefinitionError(name, '/output', OUTPUT_SHAPE_PROBLEM)
+  for (const [pointer, fn] of [['/execute', input.execute], ...(short ? [] : [['/output/render', input.output.render] as const])] as const) {
     if (typeof fn !== 'function') throw new ToolDefinitionError(name, pointer, `must be a function (got ${typeof fn})`)
   }
   const convert = input.toJsonSchema?.bind(input) as ((schema: never) => object) | undefined
@@ -208,8 +229,10 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   if (parameters.type !== 'object') {
     throw new ToolDefinitionError(name, '/parameters', `must describe an object (the ${vendorOf(schema)} schema converts to type ${JSON.stringify(parameters.type ?? null)})`)
   }
-  const outputSpec = input.output.schema
-  const outputSchema = isStandardSchema(outputSpec)
+  const outputSpec = short ? undefined : input.output.schema
+  const outputSchema = outputSpec === undefined
+    ? SHORT_FORM_OUTPUT.schema
+    : isStandardSchema(outputSpec)
     ? standardJsonSchema(name, '/output/schema', outputSpec, 'output', convert)
     : deepFreeze(projectSchema(outputSpec as SchemaSpec))
   const validateOutput = isStandardSchema(outputSpec) ? outputSpec['~standard'].validate : undefined
@@ -256,7 +279,7 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
     name,
     description: input.description,
     parameters,
-    output: Object.freeze({
+    output: short ? (SHORT_FORM_OUTPUT as StandardToolDefinition<S, O>['output']) : Object.freeze({
       schema: outputSchema,
       render: (args: Args, value: Value) => source.render(args, value),
       ...(source.presentationMeta === undefined ? {} : { presentationMeta: (args: Args, value: Value) => source.presentationMeta?.(args, value) }),
