@@ -36,6 +36,7 @@ import { deepFreeze, escapePointer, snapshotJson } from './json'
 import { callbackMembers } from './define-members'
 import { ToolDefinitionError } from './schema/definition-error'
 import { Execution } from './pipeline/execution'
+import { isBodyGenerator } from './pipeline/preliminary'
 import type { DefineToolCallbacks } from './schema/define-tool'
 import type { InferValue } from './schema/infer'
 import { projectSchema } from './schema/projection'
@@ -105,8 +106,8 @@ export interface DefineStandardShortToolInput<S extends AnyStandardSchema, R ext
   readonly output?: NoOutput
   /** As {@link DefineStandardToolInput.toJsonSchema} (for `parameters` only). */
   toJsonSchema?(schema: S): object
-  /** Receives the library's parsed output; returns a JSON value or nothing. */
-  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): R | Promise<R>
+  /** Receives the library's parsed output; returns a JSON value or nothing (or yields preliminary results and returns it). */
+  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): R | Promise<R> | AsyncGenerator<JsonValue, R, undefined>
 }
 
 /** The definition a Standard Schema tool becomes. */
@@ -253,26 +254,44 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   const body = input.execute
   /** The name the texts thrown below give the tool: the shown name of the call (`Execution.shownName`), else the definition's. */
   const shown = (exec: ToolExecution): string => Execution.shownName(exec) ?? name
-  const execute = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
-    let entry = parsed.get(args as object)
-    if (entry === undefined) {
-      let result: StandardSchemaV1.Result<unknown>
-      try {
-        result = await validate(args)
-      } catch (error) {
-        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
-      }
-      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
-      entry = { value: result.value }
-    }
-    const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
+  /** The body's value checked against a Standard Schema output (nothing is checked as `null`, as the pipeline records it). */
+  const checked = async (value: unknown, exec: ToolExecution): Promise<Value | void> => {
     if (validateOutput !== undefined) {
-      // A body that returned nothing is the value null (as the pipeline records it), so the
-      // library checks null: `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
+      // `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
       const result = await validateOutput(value === undefined ? null : value)
       if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(shown(exec), formatStandardIssues(result.issues)))
     }
-    return value
+    return value as Value | void
+  }
+  /** A generator body stays a generator (its yields are preliminary results); its return value is checked. */
+  async function* checkedGenerator(generator: AsyncGenerator<JsonValue, unknown, undefined>, exec: ToolExecution): AsyncGenerator<JsonValue, Value | void, undefined> {
+    return await checked(yield* generator, exec)
+  }
+  const settle = (out: unknown, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> =>
+    isBodyGenerator(out) ? checkedGenerator(out as AsyncGenerator<JsonValue, unknown, undefined>, exec) : Promise.resolve(out).then((value) => checked(value, exec))
+  /**
+   * Arguments the pipeline could not validate synchronously at prepare (an async validator, or a
+   * call from outside the pipeline): validated here, then the body. A generator body is drained
+   * here, so its yields are not delivered as preliminary results (README, Known limitations).
+   */
+  const validateThenRun = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
+    let result: StandardSchemaV1.Result<unknown>
+    try {
+      result = await validate(args)
+    } catch (error) {
+      throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
+    }
+    if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
+    const out = settle(body(result.value as StandardSchemaV1.InferOutput<S>, exec), exec)
+    if (!isBodyGenerator(out)) return out
+    for (;;) {
+      const step = await out.next()
+      if (step.done === true) return step.value
+    }
+  }
+  const execute = (args: Args, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> => {
+    const entry = parsed.get(args as object)
+    return entry === undefined ? validateThenRun(args, exec) : settle(body(entry.value as StandardSchemaV1.InferOutput<S>, exec), exec)
   }
   const source = input.output
   const definition: StandardToolDefinition<S, O> = {

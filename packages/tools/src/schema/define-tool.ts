@@ -3,7 +3,7 @@
  * `output.schema` (a `SchemaSpecError` becomes a `ToolDefinitionError` naming the tool), and the
  * frozen definition; a Standard Schema `parameters` is handed to `defineStandardTool`.
  */
-import type { ContentBlock, JsonValue, ToolBodyResult, ToolDefinition, ToolExecution } from '../contracts'
+import type { ContentBlock, JsonValue, ToolBodyGenerator, ToolBodyResult, ToolDefinition, ToolExecution } from '../contracts'
 import { callbackMembers } from '../define-members'
 import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardShortToolInput, type DefineStandardToolInput, type StandardArgs, type StandardToolDefinition } from '../standard-schema'
 import { deepFreeze } from '../json'
@@ -34,8 +34,9 @@ export interface DefineToolCallbacks<A, E, V extends JsonValue>
   /**
    * Returns only the declared JSON value — or nothing (`undefined`/`void`), recorded as `null`,
    * when the declared value admits `null` ({@link ToolBodyResult}); must observe `exec.signal`.
+   * An async generator ({@link ToolBodyGenerator}) yields preliminary results and returns the value.
    */
-  execute(args: E, exec: ToolExecution): ToolBodyResult<V> | Promise<ToolBodyResult<V>>
+  execute(args: E, exec: ToolExecution): ToolBodyResult<V> | Promise<ToolBodyResult<V>> | ToolBodyGenerator<V>
 }
 
 /** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
@@ -72,8 +73,8 @@ export interface DefineShortToolInput<P extends ParametersSpec, R extends ShortT
   readonly closed?: boolean
   /** Absent in the short form; declare `{ schema, render }` (the full form) to render the value yourself. */
   readonly output?: NoOutput
-  /** Returns a JSON value or nothing; must observe `exec.signal`. */
-  execute(args: InferArgs<P>, exec: ToolExecution): R | Promise<R>
+  /** Returns a JSON value or nothing, or is an async generator that yields preliminary results and returns it; must observe `exec.signal`. */
+  execute(args: InferArgs<P>, exec: ToolExecution): R | Promise<R> | AsyncGenerator<JsonValue, R, undefined>
 }
 
 /** The definition `defineTool` returns. `Value` is the inferred output (a JSON value). */
