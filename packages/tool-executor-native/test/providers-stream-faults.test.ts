@@ -94,6 +94,31 @@ describe('OpenAI Chat (and DeepSeek / OpenAI-compatible) streams', () => {
     expect(cumulative.issues).toEqual([{ pointer: '/chunks/1/tool_calls/0', message: 'the name of call "c" at index 0 arrived in pieces; joined as "lookup"' }])
   })
 
+  test('a second JSON value after complete arguments at the same index (id and name repeated, or none sent) is a second call', () => {
+    const repeated = parseOpenAIChatStream([
+      chunk([{ index: 0, id: 'call_x', function: { name: 'lookup', arguments: '{"q":"a"}' } }]),
+      chunk([{ index: 0, id: 'call_x', function: { name: 'lookup', arguments: '{"q":"b"}' } }]),
+      finished,
+    ])
+    expect(repeated.calls).toEqual([
+      { callId: 'call_x', name: 'lookup', arguments: '{"q":"a"}' },
+      { callId: 'call_x_2', name: 'lookup', arguments: '{"q":"b"}' },
+    ])
+    expect(repeated.issues).toEqual([
+      { pointer: '/chunks/1/tool_calls/0', message: 'call "call_x" at index 0 already has complete arguments; the fragment starting another JSON value starts a new call' },
+      { pointer: '/chunks/1/tool_calls/0/id', message: 'duplicate call id "call_x"; this call is "call_x_2" in the batch, its result and the assistant turn' },
+    ])
+    const anonymous = parseOpenAIChatStream([chunk([{ index: 0, function: { name: 'a', arguments: '{}' } }]), chunk([{ index: 0, function: { arguments: ' {"n":1}' } }]), finished])
+    expect(anonymous.calls).toEqual([
+      { callId: 'call_0', name: 'a', arguments: '{}' },
+      { callId: 'call_1', name: '', arguments: ' {"n":1}' },
+    ])
+    // A nested object's text continues the call: the text so far is not complete.
+    const nested = parseOpenAIChatStream([chunk([{ index: 0, id: 'c', function: { name: 'a', arguments: '{"o":' } }]), chunk([{ index: 0, function: { arguments: '{"n":1}}' } }]), finished])
+    expect(nested.calls).toEqual([{ callId: 'c', name: 'a', arguments: '{"o":{"n":1}}' }])
+    expect(nested.issues).toEqual([])
+  })
+
   test('the same id at two indices stays two calls (the second renamed), and a cut stream with a reused index withholds both', () => {
     const duplicate = parseOpenAIChatStream([
       chunk([

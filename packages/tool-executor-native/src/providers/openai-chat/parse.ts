@@ -5,6 +5,7 @@
  * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
  */
 import { quoteText, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { classifyArguments } from '../arguments'
 import { finalizeCalls, finishFromTable, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire, OpenAIChatToolCallDeltaWire } from './wire'
@@ -137,7 +138,11 @@ interface ChatStreamEntry {
  * - a different name before any argument text is a name sent in pieces (`edit_ex` + `isting_file`),
  *   joined, or a name sent again whole (`look` then `lookup`), replaced; either is reported
  *   (`the name of call "call_x" at index 0 arrived in pieces; joined as "edit_existing_file"`).
- *   A name repeated unchanged in every fragment (some servers do) is not an issue.
+ *   A name repeated unchanged in every fragment (some servers do) is not an issue;
+ * - a fragment whose argument text starts another JSON value (`{`, `[`) when the call's arguments
+ *   are already complete JSON starts a new call (joined, the text could only be malformed):
+ *   `call "call_x" at index 0 already has complete arguments; the fragment starting another JSON
+ *   value starts a new call` — a repeated id then becomes `<id>_2`.
  */
 export class OpenAIChatStreamAccumulator {
   readonly #options: OpenAIChatParseOptions
@@ -194,6 +199,14 @@ export class OpenAIChatStreamAccumulator {
         entry.name = name.startsWith(entry.name) ? name : entry.name + name
         this.#issues.push({ pointer, message: `the name of call ${entry.id === '' ? `at index ${key}` : `${quoteText(entry.id)} at index ${key}`} arrived in pieces; joined as ${quoteText(entry.name)}` })
       }
+    }
+    if (entry && typeof fn?.arguments === 'string' && /^\s*[{[]/.test(fn.arguments) && entry.parts.length > 0 && classifyArguments(entry.parts.join('')) === 'complete') {
+      // Joined, the text could only be malformed: a server that repeats id and index for a second call.
+      this.#issues.push({
+        pointer,
+        message: `call ${entry.id === '' ? `at index ${key}` : `${quoteText(entry.id)} at index ${key}`} already has complete arguments; the fragment starting another JSON value starts a new call`,
+      })
+      entry = undefined
     }
     if (!entry) {
       const first = !this.#entries.some((e) => e.key === key)
