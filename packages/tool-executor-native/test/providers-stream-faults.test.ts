@@ -273,6 +273,29 @@ describe('Gemini streams', () => {
     expect(parsed.issues).toEqual([])
   })
 
+  test('partial argument paths: __proto__ is a key, never a prototype; a hole in an array or an unreadable path is left out, reported', () => {
+    const parsed = parseGeminiStream([
+      chunk([{ functionCall: { name: 'f', willContinue: true } }]),
+      chunk([
+        {
+          functionCall: {
+            partialArgs: [
+              { jsonPath: '$.__proto__.polluted', boolValue: true },
+              { jsonPath: '$.list[5]', numberValue: 1 },
+              { jsonPath: '$..deep', stringValue: 'x' },
+            ],
+          },
+        },
+      ], 'STOP'),
+    ])
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined()
+    expect(JSON.stringify(parsed.calls[0]?.arguments)).toBe('{"__proto__":{"polluted":true}}')
+    expect(parsed.issues).toEqual([
+      { pointer: '/parts/1/functionCall/partialArgs/1/jsonPath', message: 'partial argument path "$.list[5]" skips array positions; its value is left out' },
+      { pointer: '/parts/1/functionCall/partialArgs/2/jsonPath', message: 'partial argument path "$..deep" is not a plain JSON path ($.name, $.a[0].b); its value is left out' },
+    ])
+  })
+
   test('a continuation naming another function starts a new call and the announced one is incomplete; parts that never come are a cut', () => {
     const clash = parseGeminiStream([
       chunk([{ functionCall: { name: 'get_weather', willContinue: true, partialArgs: [{ jsonPath: '$.location', stringValue: 'Bos', willContinue: true }] } }]),

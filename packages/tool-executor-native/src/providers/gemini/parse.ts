@@ -122,7 +122,7 @@ export class GeminiStreamAccumulator {
       parts.push({ type: 'call', index: calls.length })
       calls.push({ id: call.id, idPointer: `${pointer}/id`, wireName: name ?? '', arguments: args, ...(signature ? { signature } : {}) })
       if (call.willContinue === true || call.partialArgs !== undefined) {
-        const own: JsonObject = isObject(args) ? { ...args } : {}
+        const own: JsonObject = isObject(args) ? structuredClone(args) : {}
         const strings = new Set<string>()
         applyPartialArgs(own, strings, call.partialArgs, pointer, issues)
         calls[calls.length - 1] = { ...(calls[calls.length - 1] as PendingCall), arguments: own }
@@ -202,25 +202,45 @@ function applyPartialArgs(args: JsonObject, strings: Set<string>, partials: unkn
     else if (typeof partial.boolValue === 'boolean') value = partial.boolValue
     else if (partial.nullValue !== undefined) value = null
     else return
+    // Own properties only, defined rather than assigned: `$.__proto__.x` sets a key named
+    // `__proto__`, never a prototype; an array index may append but not leave a hole.
+    if (skipsArrayPositions(args, path)) {
+      issues.push({ pointer: `${pointer}/partialArgs/${k}/jsonPath`, message: `partial argument path ${quoteText(partial.jsonPath as string)} skips array positions; its value is left out` })
+      return
+    }
     let node: JsonObject | JsonValue[] = args
     for (const [j, segment] of path.entries()) {
-      const last = j === path.length - 1
       const holder = node as Record<string | number, JsonValue>
-      if (last) {
-        const prior = holder[segment]
-        holder[segment] = typeof value === 'string' && strings.has(key) && typeof prior === 'string' ? prior + value : value
+      const own = Object.hasOwn(holder, segment) ? holder[segment] : undefined
+      if (j === path.length - 1) {
+        define(holder, segment, typeof value === 'string' && strings.has(key) && typeof own === 'string' ? own + value : value)
         break
       }
-      let next = holder[segment]
+      let next = own
       if (next === undefined || next === null || typeof next !== 'object') {
         next = typeof path[j + 1] === 'number' ? [] : {}
-        holder[segment] = next
+        define(holder, segment, next)
       }
       node = next as JsonObject | JsonValue[]
     }
     if (typeof value === 'string' && partial.willContinue === true) strings.add(key)
     else strings.delete(key)
   })
+}
+
+/** Whether writing at `path` would index an array past its end (an array made on the way has length 0). */
+function skipsArrayPositions(args: JsonObject, path: readonly (string | number)[]): boolean {
+  let node: JsonValue | undefined = args
+  for (const segment of path) {
+    const length = Array.isArray(node) ? node.length : 0
+    if (typeof segment === 'number' && segment > length) return true
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, segment) ? (node as Record<string | number, JsonValue>)[segment] : undefined
+  }
+  return false
+}
+
+function define(holder: Record<string | number, JsonValue>, key: string | number, value: JsonValue): void {
+  Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true })
 }
 
 /** `$.a.b[0]['c d']` → `['a', 'b', 0, 'c d']`; `undefined` for anything else. */
