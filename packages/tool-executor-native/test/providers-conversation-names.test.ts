@@ -95,6 +95,13 @@ describe('a conversation-scoped name map', () => {
     expect(one.nameMap.toWire('a.b')).toBe('a_b')
   })
 
+  test('names that are not a map or entries are refused, naming what was wrong', () => {
+    const tools = [tool('a.b')]
+    expect(() => toOpenAIChatTools({ tools }, { names: {} as never })).toThrow(new TypeError('names must be a NameMap (a declaration\'s nameMap) or its entries array, got {}'))
+    expect(() => toAnthropicTools({ tools }, { names: [{ original: 'a.b' }] as never })).toThrow(new TypeError('names: entry 0 must be { original, wire } with non-empty strings, got {"original":"a.b"}'))
+    expect(() => toGeminiTools({ tools }, { names: [{ original: 'a', wire: 'x' }, { original: 'b', wire: 'x' }] })).toThrow(new RangeError('name map: the provider name "x" is used by "a" and "b"'))
+  })
+
   test('property: over any sequence of tool sets, a name once given never changes and the map stays one-to-one', () => {
     const name = fc.constantFrom('a.b', 'a_b', 'a:b', 'a-b', 'x', 'x.y', 'x_y', '搜索', 'b')
     fc.assert(

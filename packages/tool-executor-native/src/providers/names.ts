@@ -115,7 +115,7 @@ export function nameMapFromEntries(entries: readonly NameMapEntry[]): NameMap {
  * the original names (code-unit order), which is again independent of registration order.
  */
 export function assignWireNames(names: readonly string[], rule: NameRule, given?: NameMap | readonly NameMapEntry[]): NameMap {
-  const previous = given === undefined ? [] : Array.isArray(given) ? (given as readonly NameMapEntry[]) : (given as NameMap).entries
+  const previous = givenEntries(given)
   const pinned = new Map<string, string>()
   for (const { original, wire } of previous) if (isValidToolName(wire, rule)) pinned.set(original, wire)
   const reserved = new Set(previous.map((entry) => entry.wire))
@@ -155,6 +155,29 @@ export function assignWireNames(names: readonly string[], rule: NameRule, given?
   const listed = new Set(previous.map((entry) => entry.original))
   for (const name of names) if (!listed.has(name)) entries.push({ original: name, wire: wireOf(name) })
   return nameMapFromEntries(entries)
+}
+
+/**
+ * The entries of a conversation's names (a {@link NameMap} or its `entries`).
+ * @throws TypeError naming what was wrong: not a map or an array, or an entry without string `original` and `wire`.
+ */
+function givenEntries(given: NameMap | readonly NameMapEntry[] | undefined): readonly NameMapEntry[] {
+  if (given === undefined || given === null) return []
+  const entries: unknown = Array.isArray(given) ? given : (given as { entries?: unknown }).entries
+  if (!Array.isArray(entries)) throw new TypeError(`names must be a NameMap (a declaration's nameMap) or its entries array, got ${describe(given)}`)
+  entries.forEach((entry: { original?: unknown; wire?: unknown } | null, i) => {
+    if (typeof entry?.original !== 'string' || entry.original === '' || typeof entry.wire !== 'string' || entry.wire === '') {
+      throw new TypeError(`names: entry ${i} must be { original, wire } with non-empty strings, got ${describe(entry)}`)
+    }
+  })
+  return entries as readonly NameMapEntry[]
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return JSON.stringify(value)?.slice(0, 80) ?? 'an object'
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /** The rule-conforming characters of `name` (others replaced by `_`), with a `_` prefix when needed. */

@@ -31,7 +31,10 @@ export interface DeclarationOptions {
    * the provider name it had, and a newcomer whose name would clash with one given earlier (even
    * to a tool no longer declared) gets the rewritten form, so the history never points at another
    * tool. The result's `nameMap` holds the given entries first, then the new ones: pass it to the
-   * next declaration. Absent: names depend only on the tools declared now.
+   * next declaration. Absent: names depend only on the tools declared now. Anything else throws a
+   * `TypeError` (`names must be a NameMap (a declaration's nameMap) or its entries array, got …`,
+   * `names: entry 0 must be { original, wire } with non-empty strings, got …`); two entries with
+   * one original or one wire name throw the `RangeError` of `nameMapFromEntries`.
    */
   readonly names?: NameMap | readonly NameMapEntry[]
 }
