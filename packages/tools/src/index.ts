@@ -26,3 +26,4 @@ export type { ToolRegistryConfig, ToolFilter, RegisterOptions, ResolveInput, Sco
 export { ToolRegistry as default } from './registry'
 export { fuseSignals, type FusedSignal } from './signals'
 export { shownToolName } from './tool-name'
+export { stripInvisibleEdges, type StrippedText } from './argument-text'
