@@ -1,0 +1,7 @@
+export * from './input'
+export * from './content'
+export { ERROR_META_KEY, toCallResult, outputSchemaOf, type ServedCallResult } from './result'
+export type { McpToolServerOptions, McpSession, McpAuthInfo, McpCacheHint } from './options'
+export { createMcpToolServer, MCP_SERVER_LOGGER, type McpToolServer, type McpListenOptions, type McpHttpListener, type McpStdioHandle } from './mcp-tool-server'
+export type { HttpServeOptions } from './http'
+export { LOCALHOST_NAMES, type HttpGuardOptions } from './http-guard'
