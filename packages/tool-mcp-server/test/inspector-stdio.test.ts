@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { defineRawTool, ToolRegistry } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
 import { createMcpBridge } from '@deepseek-ai/dsh-tool-mcp'
+import { Client } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
 import { createMcpToolServer, type McpHttpListener } from '../src'
 
 const run = promisify(execFile)
@@ -79,6 +81,20 @@ describe('the bridge over stdio', () => {
       expect(bad!.isError && bad!.error.message).toBe('Error: Invalid arguments for tool "add": /a: must be number (got string)')
     } finally {
       await bridge.close()
+    }
+  })
+})
+
+describe('the SDK 2.x client over stdio, pinned to 2026-07-28', () => {
+  test('discovers, lists and calls on the modern line', { timeout: 60_000 }, async () => {
+    const c = new Client({ name: 'modern', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await c.connect(new StdioClientTransport({ command: tsx, args: ['--conditions=dsh-source', stdioServer] }))
+    try {
+      expect(c.getProtocolEra()).toBe('modern')
+      expect((await c.listTools()).tools.map((t) => t.name)).toEqual(['add'])
+      expect(await c.callTool({ name: 'add', arguments: { a: 20, b: 22 } })).toMatchObject({ content: [{ type: 'text', text: '20 + 22 = 42' }], structuredContent: { sum: 42 } })
+    } finally {
+      await c.close()
     }
   })
 })
