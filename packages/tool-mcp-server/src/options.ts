@@ -59,7 +59,8 @@ export interface McpToolServerOptions {
   /**
    * Sets up each client session's agent scope before its first request is served (per-client
    * restrictions, guards, policies): `session.ctx.tools.restrict({ allow: [...] })`. A throw
-   * refuses the session (HTTP 500 / a JSON-RPC error) and is reported to the logger.
+   * answers the request that opened the session with a JSON-RPC internal error (`-32603`); the
+   * session scope is disposed and the next request tries again.
    */
   readonly session?: (session: McpSession) => void | Promise<void>
 }

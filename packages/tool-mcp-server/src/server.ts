@@ -87,7 +87,11 @@ export function buildServer(sc: ServeContext, binding: ServerBinding, onClose?: 
   let session: Promise<SessionHandle> | undefined
   const sessionFor = (reqCtx: ServerContext): Promise<SessionHandle> => {
     // A 2026-07-28 request is its own session: the client may change between requests.
-    session ??= openSession(served, options, binding.kind, clientView(server, reqCtx, binding.era), binding.auth)
+    // A session hook that threw is not remembered: the next request tries again.
+    session ??= openSession(served, options, binding.kind, clientView(server, reqCtx, binding.era), binding.auth).catch((error: unknown) => {
+      session = undefined
+      throw error
+    })
     return session
   }
   server.onclose = () => {

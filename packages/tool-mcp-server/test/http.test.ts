@@ -146,3 +146,58 @@ describe('options', () => {
     expect(() => createMcpToolServer(ctx, { pagesize: 5 } as never)).toThrow('dsh-tool-mcp-server options: /pagesize must be absent')
   })
 })
+
+describe('sessions end', () => {
+  test('a 2026-07-28 request is a session that is disposed when its exchange ends; a 2025 session at DELETE', async () => {
+    const local = new Context()
+    await local.plugin(ToolRegistry)
+    await local.plugin(NativeExecutor, {})
+    local.tools.register(tool('only'))
+    const events: string[] = []
+    const server = createMcpToolServer(local, {
+      session: (s) => {
+        events.push(`open ${s.kind}`)
+        s.ctx.effect(() => () => void events.push(`close ${s.kind}`))
+      },
+    })
+    const http = await server.listen()
+    try {
+      const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+      for (const id of [1, 2]) {
+        const res = await fetch(http.url, { method: 'POST', headers: { ...HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: meta } }) })
+        expect(((await messages(res))[0]!.result as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['only'])
+      }
+      await expect.poll(() => events).toEqual(['open http-request', 'close http-request', 'open http-request', 'close http-request'])
+      const s = await session(http.url)
+      await s.request('tools/list')
+      expect(http.sessionCount).toBe(1)
+      await s.close()
+      await expect.poll(() => events.slice(4)).toEqual(['open http-session', 'close http-session'])
+      expect(http.sessionCount).toBe(0)
+    } finally {
+      await server.close()
+    }
+  })
+
+  test('a session hook that throws refuses the request with a JSON-RPC error, not a crash', async () => {
+    const local = new Context()
+    await local.plugin(ToolRegistry)
+    await local.plugin(NativeExecutor, {})
+    let refusals = 1
+    const server = createMcpToolServer(local, {
+      session: () => {
+        if (refusals-- > 0) throw new Error('no clients today')
+      },
+    })
+    const http = await server.listen({ verifyToken: (token) => (token === 'good' ? { clientId: 'alice', scopes: [] } : undefined) })
+    try {
+      expect((await fetch(http.url, { method: 'POST', headers: { ...HEADERS, authorization: 'Bearer bad' }, body: JSON.stringify(INIT) })).status).toBe(401)
+      const s = await session(http.url, 't', { authorization: 'Bearer good' })
+      expect(await s.request('tools/list')).toMatchObject({ error: { code: -32603 } })
+      expect(await s.request('tools/list')).toEqual({ jsonrpc: '2.0', id: 12, result: { tools: [] } })
+      await s.close()
+    } finally {
+      await server.close()
+    }
+  })
+})
