@@ -168,4 +168,21 @@ describe('clients that answer an approval through elicitation', () => {
       await c.close()
     }
   })
+
+  test('SDK 2.x client on 2026-07-28: aborting the call closes its stream and aborts the server-side call', async () => {
+    const c = new Client2({ name: 'canceller', version: '2.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+    await c.connect(new Transport2(new URL(listener.url)))
+    try {
+      const before = serverResults.filter((r) => r.name === 'hang').length
+      const controller = new AbortController()
+      const started = new Promise<void>((resolve) => (waitStarted = resolve))
+      const pending = c.callTool({ name: 'hang', arguments: {} }, { signal: controller.signal })
+      await started
+      controller.abort()
+      await expect(pending).rejects.toThrow()
+      await expect.poll(() => serverResults.filter((r) => r.name === 'hang').slice(before)).toEqual([{ name: 'hang', code: 'ABORTED' }])
+    } finally {
+      await c.close()
+    }
+  })
 })
