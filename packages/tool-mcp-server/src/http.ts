@@ -14,8 +14,21 @@ import { buildServer, type ServeContext } from './server'
 export interface HttpServeOptions extends HttpGuardOptions {
   /** Open 2025-11-25 sessions at most; a new one over it answers 503. Default 1,000. */
   readonly maxSessions?: number
+  /**
+   * A 2025-11-25 session without a request for this long, in ms, is closed (its calls aborted,
+   * its scope disposed; the client's next request gets 404 and initializes again). Default
+   * 1,800,000 (30 minutes); `0` keeps sessions until DELETE.
+   */
+  readonly sessionIdleMs?: number
   /** Largest request body, in bytes; default 4 MiB (413 above). */
   readonly maxRequestBodyBytes?: number
+}
+
+/** A 2025-11-25 session: its SDK transport and server, and its idle timer. */
+interface LegacySession {
+  readonly transport: WebStandardStreamableHTTPServerTransport
+  readonly server: Server
+  idle?: ReturnType<typeof setTimeout>
 }
 
 /** The web-standard endpoint plus what the owner needs to notify and close it. */
@@ -48,7 +61,19 @@ async function readBody(request: Request, limit: number): Promise<{ value: unkno
 export function createHttpEndpoint(sc: ServeContext, options: HttpServeOptions): HttpEndpoint {
   const limit = options.maxRequestBodyBytes ?? 4 * 1024 * 1024
   const maxSessions = options.maxSessions ?? 1000
-  const sessions = new Map<string, { transport: WebStandardStreamableHTTPServerTransport; server: Server }>()
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000
+  const sessions = new Map<string, LegacySession>()
+  /** (Re)arms a session's idle timer: it closes the session after `idleMs` without a request. */
+  const touch = (id: string, session: LegacySession): void => {
+    if (idleMs === 0) return
+    clearTimeout(session.idle)
+    session.idle = setTimeout(() => {
+      if (sessions.get(id) !== session) return
+      sessions.delete(id)
+      void session.server.close().catch((error: unknown) => sc.report('session idle close', error))
+    }, idleMs)
+    session.idle.unref()
+  }
   const modern: McpHttpHandler = createMcpHandler(
     (ctx) => {
       const auth = ctx.authInfo === undefined ? undefined : { clientId: ctx.authInfo.clientId, scopes: ctx.authInfo.scopes, ...(ctx.authInfo.expiresAt === undefined ? {} : { expiresAt: ctx.authInfo.expiresAt }) }
@@ -57,17 +82,29 @@ export function createHttpEndpoint(sc: ServeContext, options: HttpServeOptions):
     { legacy: 'reject', maxRequestBodySize: limit, onerror: (error) => sc.report('http', error) },
   )
 
+  /** Drops a session from the table and stops its idle timer. */
+  function forget(id: string): void {
+    const session = sessions.get(id)
+    if (session === undefined) return
+    clearTimeout(session.idle)
+    sessions.delete(id)
+  }
+
   async function openLegacySession(request: Request, body: unknown, auth: McpAuthInfo | undefined, token: string | undefined): Promise<Response> {
     if (sessions.size >= maxSessions) return jsonRpcError(503, -32000, `Too many open MCP sessions (${maxSessions}); end one with DELETE first`)
     let server: Server | undefined
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server: server! }),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        const session: LegacySession = { transport, server: server! }
+        sessions.set(id, session)
+        touch(id, session)
+      },
+      onsessionclosed: (id) => void forget(id),
       maxRequestBodySize: limit,
     })
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId)
+      if (transport.sessionId !== undefined) forget(transport.sessionId)
     }
     server = buildServer(sc, { era: 'legacy', kind: 'http-session', ...(auth === undefined ? {} : { auth }) })
     server.onerror = (error) => sc.report('session', error)
@@ -91,6 +128,7 @@ export function createHttpEndpoint(sc: ServeContext, options: HttpServeOptions):
     if (sessionId !== null) {
       const session = sessions.get(sessionId)
       if (session === undefined) return jsonRpcError(404, -32001, 'Session not found: it ended or never existed; initialize a new one')
+      touch(sessionId, session)
       return session.transport.handleRequest(request, { ...(body === undefined ? {} : { parsedBody: body }), ...extra })
     }
     const legacy = request.method === 'POST' ? await isLegacyRequest(request, body) : request.method !== 'OPTIONS'
@@ -112,6 +150,7 @@ export function createHttpEndpoint(sc: ServeContext, options: HttpServeOptions):
     },
     async close() {
       const open = [...sessions.values()]
+      for (const session of open) clearTimeout(session.idle)
       sessions.clear()
       await Promise.allSettled(open.map(async (s) => s.server.close()))
       await modern.close()

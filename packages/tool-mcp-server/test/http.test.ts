@@ -200,4 +200,23 @@ describe('sessions end', () => {
       await server.close()
     }
   })
+
+  test('a 2025-11-25 session idle past sessionIdleMs is closed; its next request gets 404', async () => {
+    const local = new Context()
+    await local.plugin(ToolRegistry)
+    await local.plugin(NativeExecutor, {})
+    const closed: string[] = []
+    const server = createMcpToolServer(local, { session: (s) => void s.ctx.effect(() => () => void closed.push(s.kind)) })
+    const http = await server.listen({ sessionIdleMs: 200 })
+    try {
+      const s = await session(http.url)
+      expect(await s.request('tools/list')).toMatchObject({ result: { tools: [] } })
+      expect(http.sessionCount).toBe(1)
+      await expect.poll(() => http.sessionCount, { timeout: 5_000 }).toBe(0)
+      await expect.poll(() => closed).toEqual(['http-session'])
+      expect(await s.request('tools/list')).toMatchObject({ error: { code: -32001 } })
+    } finally {
+      await server.close()
+    }
+  })
 })
