@@ -165,6 +165,14 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config, ho
       default: return StringCtor(v);
     }
   }
+  // A thrown value's one line, without its position (inside another message).
+  function describeText(e) {
+    try {
+      return clip(e instanceof ErrorCtor ? errorLine(e) : typeof e === 'string' ? 'Uncaught ' + e : 'Uncaught ' + format(e), messageChars);
+    } catch (x) {
+      return 'Uncaught exception (it could not be described)';
+    }
+  }
   function describe(e) {
     var text, placed;
     try {
@@ -350,7 +358,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config, ho
     return text;
   }
   function read(holder, key, keysStack, what) {
-    try { return holder[key]; } catch (e) { throw new TypeErrorCtor(what + ' is not JSON: reading ' + pointerOf(keysStack) + ' threw ' + describe(e)); }
+    try { return holder[key]; } catch (e) { throw new TypeErrorCtor(what + ' is not JSON: reading ' + pointerOf(keysStack) + ' threw ' + describeText(e)); }
   }
   // Fast path: native JSON.stringify with a replacer that refuses what JSON would silently drop
   // or mangle. On any refusal the slow copy runs to report the exact JSON pointer.
