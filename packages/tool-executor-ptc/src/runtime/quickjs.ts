@@ -4,7 +4,8 @@
  * variant). See docs/design.md, "PTC executor".
  *
  * Isolation: the program sees only the JavaScript language, `console`, `tools` and
- * `ToolCallError` — no `process`, `require`, modules, file system, network or timers. Values
+ * `ToolCallError`, and timers within the run's wall budget (`prelude-timers.ts`) — no `process`,
+ * `require`, modules, file system or network. Values
  * cross the boundary only as JSON text: the prelude serializes a sub-call argument inside the
  * sandbox, the host parses it, and results travel back the same way, so no host object is ever
  * reachable from the program (bug case B19).
