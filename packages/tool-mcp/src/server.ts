@@ -75,6 +75,23 @@ export interface ServerHost {
  */
 export class McpToolNameCollisionError extends ToolRegistrationError {}
 
+/**
+ * The most pages one `tools/list` listing may take (each page one request). A server past it is
+ * marked `failed` with a {@link McpToolListError}; so is one that sends a `nextCursor` it already
+ * sent in the same listing (a repeated cursor or a cycle).
+ */
+export const MAX_TOOL_LIST_PAGES = 1000
+
+/**
+ * A `tools/list` listing that does not end (see {@link MAX_TOOL_LIST_PAGES}). It is not thrown to
+ * a caller: the server goes to state `failed` without retrying (a retry would list the same way),
+ * with this message as its `lastError`: `MCP server "s": tools/list sent the cursor "c" again
+ * after 2 pages (a listing that never ends); the server is marked failed`.
+ */
+export class McpToolListError extends Error {
+  override readonly name = 'McpToolListError'
+}
+
 const ignore = (): void => undefined
 
 /** The call whose promise {@link settleExecutor} is making (set just before `new Promise`). */
@@ -224,7 +241,8 @@ export class McpServerConnection {
       // Closed meanwhile, or replaced by another attempt (`reconnect`).
       if (this.closed || (client !== undefined && this.client !== client)) return
       await this.dropClient()
-      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${withCause(error)}${this.stderr.hint()}`, !(error instanceof ToolRegistrationError))
+      const final = error instanceof ToolRegistrationError || error instanceof McpToolListError
+      this.failed(final ? error.message : `could not connect: ${withCause(error)}${this.stderr.hint()}`, !final)
     }
   }
 
@@ -294,7 +312,12 @@ export class McpServerConnection {
       .then(() => (client === this.client && !this.closed ? this.refresh(client) : undefined))
       .then(
         () => this.host.status(this.status()),
-        (error: unknown) => {
+        async (error: unknown) => {
+          if (error instanceof McpToolListError && client === this.client && !this.closed) {
+            await this.dropClient()
+            this.failed(error.message, false)
+            return
+          }
           this.lastError = `re-listing tools after list_changed failed: ${describeThrown(error)}`
           this.host.warn(`MCP server "${this.config.name}" ${this.lastError}; its previous tools stay registered`)
           this.host.status(this.status())
@@ -302,15 +325,26 @@ export class McpServerConnection {
       )
   }
 
-  /** Lists every page of tools and swaps the server's registrations in one step. */
+  /**
+   * Lists every page of tools and swaps the server's registrations in one step. A listing that
+   * does not end — a `nextCursor` the listing already sent (the same cursor again, or a cycle),
+   * or more than {@link MAX_TOOL_LIST_PAGES} pages — throws {@link McpToolListError}.
+   */
   private async refresh(client: Client): Promise<void> {
     const tools: Tool[] = []
+    const seen = new Set<string>()
     let cursor: string | undefined
+    let pages = 0
     do {
       const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.config.requestTimeoutMs })
+      pages++
       tools.push(...page.tools)
       cursor = page.nextCursor
-    } while (cursor !== undefined)
+      if (cursor === undefined) break
+      if (seen.has(cursor)) throw new McpToolListError(`MCP server "${this.config.name}": tools/list sent the cursor ${quoteText(cursor)} again after ${pages} pages (a listing that never ends); the server is marked failed`)
+      if (pages >= MAX_TOOL_LIST_PAGES) throw new McpToolListError(`MCP server "${this.config.name}": tools/list went past ${MAX_TOOL_LIST_PAGES} pages (${tools.length} tools so far) without ending; the server is marked failed`)
+      seen.add(cursor)
+    } while (true)
     if (client !== this.client || this.closed) return
     this.install(tools)
   }

@@ -35,6 +35,10 @@ export class FaultServer {
   closes = 0
   /** The server side of the current connection. */
   current: Server | undefined
+  /** `tools/list` requests the server answered. */
+  listRequests = 0
+  /** When set, answers each `tools/list` page (by the request's cursor) instead of listing {@link tools} at once. */
+  paginate: ((cursor: string | undefined) => { readonly tools: readonly FaultTool[]; readonly nextCursor?: string }) | undefined
   /** When set, `create()` rejects with it (a server that fails to start). */
   refuse: Error | undefined
 
@@ -50,7 +54,13 @@ export class FaultServer {
     const send = serverSide.send.bind(serverSide)
     serverSide.send = (message, options) => send(onWire(message), options)
     const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.map(({ handler: _h, ...tool }) => tool) }))
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      this.listRequests++
+      const strip = (tools: readonly FaultTool[]) => tools.map(({ handler: _h, ...tool }) => tool)
+      if (this.paginate === undefined) return { tools: strip(this.tools) }
+      const page = this.paginate(request.params?.cursor)
+      return { tools: strip(page.tools), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) }
+    })
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.find((t) => t.name === request.params.name)
       if (tool === undefined) return { isError: true, content: [{ type: 'text', text: `no tool ${request.params.name}` }] }
