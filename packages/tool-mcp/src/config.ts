@@ -3,8 +3,7 @@
  * declared, and how failures are retried. {@link resolveBridgeConfig} validates it once and fills
  * in the defaults; every problem is reported with a JSON pointer into the config.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
 import { suggestKey } from '@deepseek-ai/dsh-tools'
 import type { McpBridgeOptions } from './bridge'
 
@@ -110,7 +109,19 @@ export interface McpServerCommonConfig {
    * crosses the transport (for debugging and tests). A throw is ignored.
    */
   readonly trace?: (direction: 'send' | 'receive', message: JSONRPCMessage) => void
+  /**
+   * Which protocol line to speak (see the README, "Protocol revisions"). `'auto'` (default): ask
+   * the server with `server/discover` and speak 2026-07-28 when it answers so, otherwise fall back
+   * to the `initialize` handshake of 2025-11-25 / 2025-06-18 (the SDK's `versionNegotiation: {
+   * mode: 'auto' }`; on stdio the SDK probes on a short-lived sibling process, one extra spawn per
+   * connection). `'legacy'`: only the `initialize` handshake (no probe). `'2026-07-28'`: only that
+   * revision (the connection fails when the server does not offer it).
+   */
+  readonly protocol?: McpProtocolChoice
 }
+
+/** The protocol line a server is spoken to in: negotiated, the 2025 `initialize` line only, or one pinned 2026 revision. */
+export type McpProtocolChoice = 'auto' | 'legacy' | '2026-07-28'
 
 /** One server: stdio (a `command`), Streamable HTTP (a `url`) or a custom transport. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpCustomServerConfig
@@ -139,6 +150,7 @@ export interface ResolvedServerConfig {
   readonly retry: Required<McpRetryConfig> | undefined
   readonly validateArguments: boolean
   readonly trace: ((direction: 'send' | 'receive', message: JSONRPCMessage) => void) | undefined
+  readonly protocol: McpProtocolChoice
 }
 
 /** A validated bridge config. */
@@ -177,7 +189,7 @@ function describe(value: unknown): string {
 }
 
 /** The fields of each config object, for rejecting a misspelt one (a typo would otherwise be ignored). */
-const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
+const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace', 'protocol'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
 const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> = {
   stdio: [...COMMON_FIELDS, ...(['command', 'args', 'cwd', 'env', 'inheritEnv'] as const satisfies readonly (keyof McpStdioServerConfig)[])],
   http: [...COMMON_FIELDS, ...(['url', 'headers'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
@@ -272,6 +284,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
   if (s.directCalls !== undefined && typeof s.directCalls !== 'boolean') throw new McpConfigError(`${at}/directCalls`, 'a boolean', s.directCalls)
   if (s.progress !== undefined && s.progress !== 'observed' && s.progress !== 'always') throw new McpConfigError(`${at}/progress`, '"observed" or "always"', s.progress)
   if (s.trace !== undefined && typeof s.trace !== 'function') throw new McpConfigError(`${at}/trace`, 'a function (direction, message) => void', s.trace)
+  if (s.protocol !== undefined && s.protocol !== 'auto' && s.protocol !== 'legacy' && s.protocol !== '2026-07-28') throw new McpConfigError(`${at}/protocol`, '"auto", "legacy" or "2026-07-28"', s.protocol)
   return Object.freeze({
     name: s.name,
     kind,
@@ -286,6 +299,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     retry: resolveRetry(s.retry, `${at}/retry`),
     validateArguments: s.validateArguments ?? true,
     trace: s.trace,
+    protocol: s.protocol ?? 'auto',
   })
 }
 

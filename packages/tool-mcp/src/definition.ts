@@ -4,7 +4,7 @@
  * parallel safety and kept for policies ({@link mcpToolInfo}).
  */
 import { checkSchema, quoteText, renderJsonValue, RESERVED_TOOL_NAMES, shownToolName, toolNameProblem, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
 import { errorText, mapContent, valueOf, type McpContentBlock } from './content'
 import type { ResolvedServerConfig } from './config'
 
@@ -90,6 +90,8 @@ export function unregistrable(name: string, tool: Tool): string | undefined {
  */
 export interface McpCallTarget {
   readonly tool: string
+  /** The tool as the server listed it, without `outputSchema` (the pipeline validates the value): what a 2026-07-28 call hands the SDK for its header mirroring. */
+  readonly announced: Tool
   readonly registered: string
   settle(result: CallToolResult, exec: ToolExecution): JsonValue
   /** The content `settle` prepared for the call of `exec` (removed as it is read), or `undefined` to render the value. */
@@ -120,8 +122,10 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
   // Whether `settle` ever prepared content for this tool: until then `take` has nothing to look
   // up and does not read `exec.token` (the pipeline mints that symbol on first read).
   let prepares = false
+  const { outputSchema: _output, ...announced } = tool
   return Object.freeze({
     tool: mcpName,
+    announced: announced as Tool,
     registered: name,
     settle(result: CallToolResult, exec: ToolExecution): JsonValue {
       const blocks = (result.content as unknown as readonly McpContentBlock[] | undefined) ?? NO_BLOCKS

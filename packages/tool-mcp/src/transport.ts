@@ -3,10 +3,8 @@
  * stderr tail, the Streamable HTTP client, or a custom transport's factory; the tracer that sees
  * every message; and the text of a connection failure.
  */
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { describeThrown } from '@deepseek-ai/dsh-tools'
 import type { McpCustomServerConfig, McpHttpServerConfig, McpStdioServerConfig, ResolvedServerConfig } from './config'
 
@@ -59,7 +57,10 @@ export function traceTransport(transport: Transport, trace: (direction: 'send' |
  */
 export function withCause(error: unknown): string {
   const message = describeThrown(error)
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : ''
+  // The innermost cause says what happened (SDK 2.x wraps `fetch failed`, which wraps `connect ECONNREFUSED …`).
+  let inner: unknown = error instanceof Error ? error.cause : undefined
+  for (let depth = 0; inner instanceof Error && inner.cause instanceof Error && depth < 8; depth++) inner = inner.cause
+  const cause = inner instanceof Error ? inner.message : ''
   return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
 }
 

@@ -121,7 +121,7 @@ describe('calls', () => {
       'MCP_TOOL_ERROR: disk full\ntry later',
       'MCP_TOOL_ERROR: MCP tool "silent-fail" on server "f" reported an error without a message',
       // The low-level SDK server answers a throwing handler with a JSON-RPC error: a protocol error.
-      'MCP_PROTOCOL_ERROR: MCP server "f" rejected the call to "broken": MCP error -32603: handler exploded',
+      'MCP_PROTOCOL_ERROR: MCP server "f" rejected the call to "broken": handler exploded (JSON-RPC error -32603)',
       'ok: "fine"',
     ])
     expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: disk full\ntry later' }])
@@ -676,9 +676,9 @@ describe('lifecycle', () => {
         ],
       })
       expect(bridge.status().map((s) => [s.name, s.state, s.attempts, s.lastError])).toEqual([
-        ['unauth', 'failed', 1, 'could not connect: Streamable HTTP error: Error POSTing to endpoint: bad token'],
-        ['refused', 'failed', 1, `could not connect: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`],
-        ['exits', 'failed', 1, 'could not connect: MCP error -32000: Connection closed; its last stderr line: config file missing'],
+        ['unauth', 'failed', 1, 'could not connect: Version negotiation failed: the server requires authorization (HTTP 401)'],
+        ['refused', 'failed', 1, `could not connect: Version negotiation probe failed: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`],
+        ['exits', 'failed', 1, 'could not connect: Connection closed; its last stderr line: config file missing'],
       ])
     } finally {
       http.close()
