@@ -4,6 +4,7 @@
  * in the defaults; every problem is reported with a JSON pointer into the config.
  */
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
+import { MemoryTokenStore, type McpOAuthConfig, type McpTokenStore } from './auth'
 import { suggestKey } from '@deepseek-ai/dsh-tools'
 import type { McpBridgeOptions } from './bridge'
 
@@ -37,6 +38,8 @@ export interface McpHttpServerConfig extends McpServerCommonConfig {
   readonly url: string | URL
   /** Headers sent with every request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>
+  /** OAuth for this server (see the README, "Authorization"); absent: no authorization beyond `headers`. */
+  readonly auth?: McpOAuthConfig
 }
 
 /** A server reached through a transport the caller builds (in-process servers, custom pipes). */
@@ -151,6 +154,8 @@ export interface ResolvedServerConfig {
   readonly validateArguments: boolean
   readonly trace: ((direction: 'send' | 'receive', message: JSONRPCMessage) => void) | undefined
   readonly protocol: McpProtocolChoice
+  /** The token store of an http server with `auth` (the configured one, or one in memory kept across reconnects). */
+  readonly authStore: McpTokenStore | undefined
 }
 
 /** A validated bridge config. */
@@ -192,7 +197,7 @@ function describe(value: unknown): string {
 const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace', 'protocol'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
 const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> = {
   stdio: [...COMMON_FIELDS, ...(['command', 'args', 'cwd', 'env', 'inheritEnv'] as const satisfies readonly (keyof McpStdioServerConfig)[])],
-  http: [...COMMON_FIELDS, ...(['url', 'headers'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
+  http: [...COMMON_FIELDS, ...(['url', 'headers', 'auth'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
   custom: [...COMMON_FIELDS, ...(['create'] as const satisfies readonly (keyof McpCustomServerConfig)[])],
 }
 /** The bridge config's fields, and the options the plugin's config adds to them (`McpPluginConfig`). */
@@ -223,6 +228,25 @@ function stringRecord(value: unknown, pointer: string, allowUndefined: boolean):
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string' && !(allowUndefined && v === undefined)) throw new McpConfigError(`${pointer}/${key}`, 'a string', v)
   }
+}
+
+const AUTH_FIELDS = ['grant', 'store', 'authorize', 'redirectUrl', 'clientName', 'clientMetadataUrl', 'clientId', 'clientSecret', 'scope', 'maxAttempts'] as const satisfies readonly (keyof McpOAuthConfig)[]
+
+function checkAuth(value: unknown, pointer: string): void {
+  if (value === undefined) return
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(pointer, 'an OAuth config object', value)
+  knownFields(value, AUTH_FIELDS, pointer, 'an OAuth config')
+  const a = value as Record<string, unknown>
+  if (a.grant !== undefined && a.grant !== 'authorization_code' && a.grant !== 'client_credentials') throw new McpConfigError(`${pointer}/grant`, '"authorization_code" or "client_credentials"', a.grant)
+  for (const key of ['redirectUrl', 'clientName', 'clientMetadataUrl', 'clientId', 'clientSecret', 'scope'] as const) {
+    // A secret is never echoed back in the error.
+    if (a[key] !== undefined && typeof a[key] !== 'string') throw new McpConfigError(`${pointer}/${key}`, 'a string', key === 'clientSecret' ? '(hidden)' : a[key])
+  }
+  if (a.grant === 'client_credentials' && (a.clientId === undefined || a.clientSecret === undefined)) throw new McpConfigError(`${pointer}/clientId`, 'set with clientSecret for the client_credentials grant', a.clientId)
+  if (a.authorize !== undefined && typeof a.authorize !== 'function') throw new McpConfigError(`${pointer}/authorize`, 'a function (authorizationUrl) => Promise<{ code, iss? }>', a.authorize)
+  const store = a.store as { load?: unknown; save?: unknown } | undefined
+  if (store !== undefined && (store === null || typeof store.load !== 'function' || typeof store.save !== 'function')) throw new McpConfigError(`${pointer}/store`, 'a token store { load(key), save(key, value) }', '(an object without them)')
+  if (a.maxAttempts !== undefined && (typeof a.maxAttempts !== 'number' || !Number.isInteger(a.maxAttempts) || a.maxAttempts < 1 || a.maxAttempts > 10)) throw new McpConfigError(`${pointer}/maxAttempts`, 'an integer from 1 to 10', a.maxAttempts)
 }
 
 function resolveRetry(value: unknown, pointer: string): Required<McpRetryConfig> | undefined {
@@ -256,6 +280,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     }
     if (!ok) throw new McpConfigError(`${at}/url`, 'an http(s) URL', s.url)
     stringRecord(s.headers, `${at}/headers`, false)
+    checkAuth(s.auth, `${at}/auth`)
   } else if (s.transport === 'custom') {
     kind = 'custom'
     if (typeof s.create !== 'function') throw new McpConfigError(`${at}/create`, 'a function returning a transport', s.create)
@@ -300,6 +325,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     validateArguments: s.validateArguments ?? true,
     trace: s.trace,
     protocol: s.protocol ?? 'auto',
+    authStore: kind === 'http' && s.auth !== undefined ? (s.auth.store ?? new MemoryTokenStore()) : undefined,
   })
 }
 

@@ -234,7 +234,7 @@ export class McpServerConnection {
     this.setState(this.attempts === 0 && this.state === 'connecting' ? 'connecting' : 'reconnecting')
     let client: Client | undefined
     try {
-      const transport = await createTransport(this.config.source, this.stderr)
+      const transport = await createTransport(this.config, this.host.clientInfo.name, this.stderr)
       const own: Client = (client = new Client({ name: this.host.clientInfo.name, version: this.host.clientInfo.version }, this.clientOptions(() => this.scheduleRefresh(own))))
       client.onerror = (error) => this.host.debug(`MCP server "${this.config.name}": ${describeThrown(error)}`)
       client.onclose = () => this.lost(own)

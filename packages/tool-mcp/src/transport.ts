@@ -6,6 +6,7 @@
 import { StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { describeThrown } from '@deepseek-ai/dsh-tools'
+import { authTransportOptions } from './auth'
 import type { McpCustomServerConfig, McpHttpServerConfig, McpStdioServerConfig, ResolvedServerConfig } from './config'
 
 /** How many of a stdio child's last stderr lines are kept. */
@@ -95,7 +96,8 @@ export class StderrTail {
  * The transport `source` configures (not connected yet): a stdio child (its stderr piped into
  * `stderr`), a Streamable HTTP client, or what a custom source's `create()` returns.
  */
-export function createTransport(source: ResolvedServerConfig['source'], stderr: StderrTail): Transport | Promise<Transport> {
+export function createTransport(server: ResolvedServerConfig, clientName: string, stderr: StderrTail): Transport | Promise<Transport> {
+  const source = server.source
   if (isStdio(source)) {
     const transport = new StdioClientTransport({
       command: source.command,
@@ -110,7 +112,9 @@ export function createTransport(source: ResolvedServerConfig['source'], stderr: 
   }
   if (source.transport === 'http') {
     const http = source as McpHttpServerConfig
-    return new StreamableHTTPClientTransport(http.url instanceof URL ? http.url : new URL(http.url), http.headers === undefined ? undefined : { requestInit: { headers: { ...http.headers } } })
+    const url = http.url instanceof URL ? http.url : new URL(http.url)
+    const auth = http.auth === undefined || server.authStore === undefined ? {} : authTransportOptions(http.auth, url, http.auth.clientName ?? clientName, server.authStore)
+    return new StreamableHTTPClientTransport(url, { ...(http.headers === undefined ? {} : { requestInit: { headers: { ...http.headers } } }), ...auth })
   }
   return (source as McpCustomServerConfig).create()
 }

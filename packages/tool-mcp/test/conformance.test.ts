@@ -1,8 +1,12 @@
 /**
- * The official MCP conformance suite (`@modelcontextprotocol/conformance`, client mode) against
- * the bridge's conformance client (`examples/conformance-client.ts`): the scenarios about
- * initialisation and tools. The suite needs Node ≥ 22 (it imports `fs.globSync`); the test uses
- * this Node when it is new enough, otherwise the Node 22 binary the benchmark package installs.
+ * The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in the root
+ * package.json, client mode) against the bridge's conformance client
+ * (`examples/conformance-client.ts`), with both requirement sets: `--requirements 2025-11-25` and
+ * `--requirements 2026-07-28`. Each set is one suite run (the suite runs its scenarios in turn);
+ * the two sets run at once. Every scenario the set scores must pass every check; scenarios the
+ * suite runs but does not score (extensions, added after the release) are listed, not asserted.
+ * The suite needs Node ≥ 22 (it imports `fs.globSync`); the test uses this Node when it is new
+ * enough, otherwise the Node 22 binary the benchmark package installs.
  */
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -34,10 +38,10 @@ afterAll(async () => {
   if (cwd !== undefined) await rm(cwd, { recursive: true, force: true })
 })
 
-/** Runs one client scenario; resolves with the suite's exit code and output. */
-function scenario(name: string): Promise<{ code: number | null; output: string }> {
+/** Runs the suite with `args` (in the temp dir); resolves with its exit code and output. */
+function run(args: readonly string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(runner!, [suite, 'client', '--command', `${tsx} --conditions=dsh-source ${client}`, '--scenario', name], { cwd, env: { ...process.env, NO_COLOR: '1' } })
+    const child = spawn(runner!, [suite, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } })
     let output = ''
     child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')))
     child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')))
@@ -46,14 +50,25 @@ function scenario(name: string): Promise<{ code: number | null; output: string }
   })
 }
 
-describe.skipIf(runner === undefined)('MCP conformance suite, client mode (initialisation and tools)', () => {
-  test.each([
-    ['initialize', 1],
-    ['tools_call', 1],
-    ['sse-retry', 3],
-  ] as const)('%s passes every check', { timeout: 120_000 }, async (name, checks) => {
-    const { code, output } = await scenario(name)
-    expect(output).toContain(`Passed: ${checks}/${checks}, 0 failed`)
-    expect(code).toBe(0)
+/** The client scenarios a requirement set scores (`conformance list --client --requirements`). */
+async function scored(revision: string): Promise<string[]> {
+  const { output } = await run(['list', '--client', '--requirements', revision])
+  const section = output.slice(output.indexOf('Client scenarios'), output.indexOf('Run and reported'))
+  return [...section.matchAll(/^\s+- (\S+)$/gm)].map((m) => m[1]!)
+}
+
+/** `name → { passed, failed }` from the suite's summary lines (`✓ tools_call: 2 passed, 0 failed`). */
+function summary(output: string): Map<string, { passed: number; failed: number }> {
+  const lines = output.slice(output.lastIndexOf('SUITE SUMMARY'))
+  return new Map([...lines.matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed/gm)].map((m) => [m[1]!, { passed: Number(m[2]), failed: Number(m[3]) }]))
+}
+
+describe.skipIf(runner === undefined)('MCP conformance suite, client mode', () => {
+  test.concurrent.each(['2025-11-25', '2026-07-28'])('--requirements %s: every scored scenario passes every check', { timeout: 480_000 }, async (revision) => {
+    const [names, { output }] = await Promise.all([scored(revision), run(['client', '--command', `${tsx} --conditions=dsh-source ${client}`, '--requirements', revision])])
+    expect(names.length).toBe(revision === '2025-11-25' ? 18 : 32)
+    const results = summary(output)
+    const failing = names.filter((name) => results.get(name) === undefined || results.get(name)!.failed > 0 || results.get(name)!.passed === 0)
+    expect(failing, output.slice(output.lastIndexOf('SUITE SUMMARY'))).toEqual([])
   })
 })
