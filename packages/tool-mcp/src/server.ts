@@ -393,7 +393,7 @@ export class McpServerConnection {
         names.set(name, tool.name)
         continue
       }
-      const problem = unregistrable(name, tool) ?? (this.modern && this.config.kind === 'http' ? headerDeclarationProblem(tool.inputSchema) : undefined)
+      const problem = unregistrable(name, tool) ?? (this.modern && this.transport instanceof StreamableHTTPClientTransport ? headerDeclarationProblem(tool.inputSchema) : undefined)
       if (problem !== undefined) {
         skipped.push({ tool: tool.name, reason: problem })
         this.host.warn(`MCP server "${this.config.name}": tool ${quoteText(tool.name)} not registered: ${problem}`)
