@@ -189,7 +189,12 @@ export class StoreOAuthProvider implements OAuthClientProvider {
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     const authorize = this.config.authorize
     if (authorize === undefined) throw new McpAuthError('the server needs an authorization and auth.authorize (the redirect/consent handler) is not configured')
-    this.response = await authorize(authorizationUrl)
+    try {
+      this.response = await authorize(authorizationUrl)
+    } catch (error) {
+      // The handler is the application's own code: its message is shown (it holds no credential of the flow).
+      throw new McpAuthError(`the authorize handler failed: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   /** The code and `iss` of the redirect that just completed. */

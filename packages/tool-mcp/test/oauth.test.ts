@@ -89,7 +89,7 @@ test('authorization code with PKCE on a 2026-07-28-only server; a revoked access
   server.revoke(true)
   allow = false
   const [refused] = await h.execute([call('notes__lookup', { key: 'k4' })])
-  expect(refused!.isError).toBe(true)
+  expect(outcome(refused)).toBe('MCP_TRANSPORT_ERROR: MCP server "notes": the call to "lookup" failed in transport: authorization failed: the authorize handler failed: the user closed the browser')
   const texts = JSON.stringify([refused, bridge.status()])
   expect(texts).toContain('authorization failed')
   const stored = (await store.load(server.url))!
