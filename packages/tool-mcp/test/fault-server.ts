@@ -18,7 +18,12 @@ export interface FaultCall {
   progress(progress: number, total?: number, message?: string): Promise<void>
   /** Closes this connection from the server side (a crash, as the client sees it). */
   crash(): Promise<void>
+  /** Sends a request to the client during this call; resolves with its result or its JSON-RPC error. */
+  ask(method: string, params: Record<string, unknown>): Promise<{ readonly result?: unknown; readonly error?: { readonly code: unknown; readonly message: string } }>
 }
+
+/** A result schema that takes any object (for {@link FaultCall.ask}). */
+const AnyResult = { safeParse: (data: unknown) => ({ success: true, data }) }
 
 /** A scripted tool: its announcement plus a handler. */
 export interface FaultTool extends Tool {
@@ -75,6 +80,13 @@ export class FaultServer {
             ? Promise.resolve()
             : extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) } }),
         crash: () => serverSide.close(),
+        ask: async (method, params) => {
+          try {
+            return { result: await extra.sendRequest({ method, params } as never, AnyResult as never) }
+          } catch (error) {
+            return { error: { code: (error as { code?: unknown }).code, message: (error as Error).message } }
+          }
+        },
       })
     })
     await server.connect(serverSide)

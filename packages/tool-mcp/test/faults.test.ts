@@ -584,6 +584,24 @@ describe('registration', () => {
   })
 })
 
+describe('server requests', () => {
+  test('sampling and roots are not offered: the client answers -32601; an elicitation without an approval service is declined', async () => {
+    h = await createHarness()
+    const answers: unknown[] = []
+    const fault = new FaultServer([
+      tool('asks', async ({ ask }) => {
+        answers.push(await ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }))
+        answers.push(await ask('roots/list', {}))
+        answers.push((await ask('elicitation/create', { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })).result)
+        return text('asked')
+      }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
+    expect(outcome((await h.execute([call('s__asks', {})]))[0])).toBe('ok: "asked"')
+    expect(answers).toEqual([{ error: { code: -32601, message: expect.stringContaining('Method not found') } }, { error: { code: -32601, message: expect.stringContaining('Method not found') } }, { action: 'decline' }])
+  })
+})
+
 describe('listings that never end', () => {
   test('a repeated cursor, a cycle of cursors and a listing past the page cap each fail the server with a clear error; nothing hangs', async () => {
     h = await createHarness()
