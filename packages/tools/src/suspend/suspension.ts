@@ -84,7 +84,8 @@ export function createSuspension(options: SuspensionOptions): Suspension {
       if (key === undefined) throw new SuspensionError('STATE_UNKNOWN_KEY', '/kid', `the state was signed with key "${envelope.kid}", which this deployment does not have`)
       const given = Buffer.from(envelope.sig, 'base64url')
       const expected = mac(key, envelope.payload)
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new SuspensionError('STATE_SIGNATURE_INVALID', '/sig', 'the signature does not match the state (changed, or not signed by this deployment)')
+      // A signature is read strictly: base64url text that decodes to the same bytes in another spelling (unused low bits) is refused too.
+      if (given.length !== expected.length || given.toString('base64url') !== envelope.sig || !timingSafeEqual(given, expected)) throw new SuspensionError('STATE_SIGNATURE_INVALID', '/sig', 'the signature does not match the state (changed, or not signed by this deployment)')
       const payload = checkPayload(envelope.payload)
       if (now() > payload.expiresAt) throw new SuspensionError('STATE_EXPIRED', '/payload/expiresAt', `the state expired at ${new Date(payload.expiresAt).toISOString()}`)
       if (payload.scope !== scope) throw new SuspensionError('STATE_FOREIGN', '/payload/scope', `the state belongs to scope "${payload.scope}", not "${scope}"`)
