@@ -112,36 +112,34 @@ const DEFER: ApprovalDecision = Object.freeze({ type: 'defer' })
 /** The approval service's (or a recorded) `answer` to the `ask` of `state`'s call, then the guards. */
 function answered(state: CallState, run: RunContext, answer: unknown, reason: string | undefined): void {
   const name = state.exec!.name
-  {
-    const problem = approvalProblem(answer)
-    // A malformed answer fails closed, like a throwing service (so an abort that came first stays
-    // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.
-    if (problem !== undefined) {
-      state.draft = run.abort.isAborted ? ABORTED_BEFORE : policyError('TOOL_DENIED', shownName(name, run), 'approval', `the approval service answered ${problem} instead of { type: "approve" } or { type: "reject", reason?: string }`)
-      return
-    }
-    // A rejection is a denial and stays more specific than a concurrent abort.
-    if ((answer as ApprovalDecision).type === 'reject') {
-      const rejection = (answer as { reason?: string }).reason
-      state.draft = policyOutcome(name, messages.approvalRejected(shownName(name, run), rejection), 'ApprovalRejected', rejection)
-      return
-    }
-    if (run.abort.isAborted) {
-      state.draft = ABORTED_BEFORE
-      return
-    }
-    if ((answer as ApprovalDecision).type === 'defer') {
-      const deferral = (answer as { reason?: string }).reason ?? reason
-      if (run.suspend === undefined) {
-        state.draft = policyOutcome(name, messages.approvalDeferred(shownName(name, run)), 'ApprovalDeferred', deferral)
-        return
-      }
-      // Pending: no guard runs now (they run when it is answered, on resume).
-      state.suspended = deferral === undefined ? { status: 'awaiting-approval' } : { status: 'awaiting-approval', reason: deferral }
-      return
-    }
-    run.suspend?.recordDecision(state.exec!.callId, APPROVE)
+  const problem = approvalProblem(answer)
+  // A malformed answer fails closed, like a throwing service (so an abort that came first stays
+  // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.
+  if (problem !== undefined) {
+    state.draft = run.abort.isAborted ? ABORTED_BEFORE : policyError('TOOL_DENIED', shownName(name, run), 'approval', `the approval service answered ${problem} instead of { type: "approve" }, { type: "reject", reason?: string } or { type: "defer", reason?: string }`)
+    return
   }
+  // A rejection is a denial and stays more specific than a concurrent abort.
+  if ((answer as ApprovalDecision).type === 'reject') {
+    const rejection = (answer as { reason?: string }).reason
+    state.draft = policyOutcome(name, messages.approvalRejected(shownName(name, run), rejection), 'ApprovalRejected', rejection)
+    return
+  }
+  if (run.abort.isAborted) {
+    state.draft = ABORTED_BEFORE
+    return
+  }
+  if ((answer as ApprovalDecision).type === 'defer') {
+    const deferral = (answer as { reason?: string }).reason ?? reason
+    if (run.suspend === undefined) {
+      state.draft = policyOutcome(name, messages.approvalDeferred(shownName(name, run)), 'ApprovalDeferred', deferral)
+      return
+    }
+    // Pending: no guard runs now (they run when it is answered, on resume).
+    state.suspended = deferral === undefined ? { status: 'awaiting-approval' } : { status: 'awaiting-approval', reason: deferral }
+    return
+  }
+  run.suspend?.recordDecision(state.exec!.callId, APPROVE)
   guard(state, run)
 }
 

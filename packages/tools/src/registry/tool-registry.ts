@@ -35,7 +35,7 @@ import { addListener, type EventHooks } from './event-hooks'
 import { fiberName, isAgent, serviceOf } from './caller'
 import { ToolSet } from './tool-set'
 import { BatchSuspendControl } from '../suspend/control'
-import { checkDecision, escapePointer, type Suspension } from '../suspend/suspension'
+import { checkDecision, escapePointer, type createSuspension, type Suspension } from '../suspend/suspension'
 import { SuspensionError, type BatchOutcome, type ResumeDecision, type StatePayload, type SuspendedState } from '../suspend/types'
 import { duplicateNameError, registerToolGroup, type GroupHost } from './group'
 
@@ -50,11 +50,17 @@ export interface ResumeOptions {
   readonly state: SuspendedState | string
   /** Decisions by call id for pending calls (partial decisions leave the rest pending). */
   readonly decisions?: Readonly<Record<string, ResumeDecision>>
+  /** The deployment's signing keys and ledger ({@link createSuspension}); the state must verify under one of its keys. */
   readonly suspension: Suspension
+  /** As for `execute`: the agent whose scope the state must belong to (else the tool set's, else the caller's scope). */
   readonly agent?: Agent
+  /** Receives the resumed calls' `tool/result` events (their `tool/call` events were logged by the first run). */
   readonly log?: SessionLog
+  /** As for `execute`. */
   readonly toolSet?: ResolvedToolSet
+  /** The caller's abort signal for the resumed calls. */
   readonly signal?: AbortSignal
+  /** As for `execute` (`ToolNameMap`). */
   readonly nameMap?: ToolBatch['nameMap']
 }
 

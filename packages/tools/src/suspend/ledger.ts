@@ -30,10 +30,12 @@ export class MemoryResumeLedger implements ResumeLedger {
   /** `now()` is the clock expiry is judged by (ms since the epoch; default `Date.now`). */
   constructor(private readonly now: () => number = Date.now) {}
 
+  /** See {@link ResumeLedger.consumeState}. */
   consumeState(stateId: string, expiresAt: number): boolean {
     return this.insert(this.states, stateId, expiresAt)
   }
 
+  /** See {@link ResumeLedger.claimCall}. */
   claimCall(suspensionId: string, callId: string, expiresAt: number): boolean {
     return this.insert(this.calls, `${suspensionId}\u0000${callId}`, expiresAt)
   }

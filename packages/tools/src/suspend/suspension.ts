@@ -33,8 +33,11 @@ export interface SuspensionOptions {
  * `ctx.tools.resume`. Created by {@link createSuspension}.
  */
 export interface Suspension {
+  /** The resume ledger states are consumed and calls claimed in. */
   readonly ledger: ResumeLedger
+  /** The lifetime of a new state, in ms. */
   readonly ttlMs: number
+  /** The clock, ms since the epoch. */
   now(): number
   /** Signs `payload` with the `signWith` key. */
   sign(payload: StatePayload): SuspendedState
