@@ -7,7 +7,7 @@ import { getEventListeners } from 'node:events'
 import fc from 'fast-check'
 import { afterEach, expect, test } from 'vitest'
 import { createSuspension, defineTool, SuspensionError, type BatchOutcome } from '@deepseek-ai/dsh-tools'
-import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { createHarness, withHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { registerAskPolicy, registerSuspendTools, TEST_KEY } from './fixtures/suspend-tools'
 
 let h: Harness
@@ -101,4 +101,22 @@ test('abort while resuming: the running body sees it (ABORTED), the blocked call
   expect(out.results.map((r) => r && r.isError && r.error.info.code)).toEqual(['ABORTED', 'ABORTED_BEFORE_DISPATCH'])
   expect(runs).toEqual(['slow:ask'])
   expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+})
+
+test('leaks: a batch that suspends leaves no listener on its signal (a later abort changes nothing), and the harness disposes clean', async () => {
+  await withHarness(async (hh) => {
+    const local: string[] = []
+    registerSuspendTools(hh.ctx, local)
+    registerAskPolicy(hh.ctx, () => ({ type: 'defer' }))
+    const suspension = createSuspension({ keys: { k1: TEST_KEY }, signWith: 'k1' })
+    const controller = new AbortController()
+    const calls = Array.from({ length: 40 }, (_, i) => ({ callId: `c${i}`, name: i % 2 === 0 ? 'echo' : 'write', arguments: JSON.stringify({ text: i === 5 ? 'ask' : `t${i}` }) }))
+    const out = await hh.tools.executeSuspendable({ calls, suspension, signal: controller.signal })
+    expect(out.status).toBe('suspended')
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0)
+    controller.abort()
+    const done = await hh.tools.resume({ state: out.status === 'suspended' ? out.state : '', decisions: { c5: { type: 'approve' } }, suspension })
+    expect(done.status).toBe('complete')
+    expect(local).toHaveLength(40)
+  })
 })
