@@ -244,7 +244,7 @@ describe('exact results for each code', () => {
         h.ctx.on('tools/pre-execute', () => ({ type: 'ask' }))
       }, '{}')
       expect(r.isError && r.error).toEqual({
-        message: `Tool "work" could not be checked by policy (approval): the approval service answered ${described} instead of { type: "approve" } or { type: "reject", reason?: string }`,
+        message: `Tool "work" could not be checked by policy (approval): the approval service answered ${described} instead of { type: "approve" }, { type: "reject", reason?: string } or { type: "defer", reason?: string }`,
         info: { name: 'PolicyError', code: 'TOOL_DENIED' },
       })
     }
