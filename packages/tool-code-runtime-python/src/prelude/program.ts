@@ -78,6 +78,7 @@ export const PY_PRELUDE_PROGRAM = String.raw`
                 setattr(_os, fn, no_process(fn))
         _sys.setrecursionlimit = clamped_recursion_limit
         _time.sleep = interruptible_sleep
+        install_determinism(run)
         hidden = {}
         for name in list(_sys.modules):
             if _blocked(name):
@@ -174,7 +175,9 @@ export const PY_PRELUDE_PROGRAM = String.raw`
         except BaseException as e:
             tainted.append(f'clean-up: {e!r}')
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
-        if run.failure is not None:
+        if run.failure is not None and run.failure['kind'] == 'suspended':
+            result['suspended'] = clock_journal(run)
+        elif run.failure is not None:
             result['error'] = run.failure
         elif out is not None:
             result['value'] = out
@@ -201,5 +204,5 @@ export const PY_PRELUDE_PROGRAM = String.raw`
 
     _sys.meta_path.insert(0, _Finder)
     hooks.install()
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush, 'collect_all': _gc.collect}
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush, 'check': hooks.check, 'collect_all': _gc.collect}
 `

@@ -55,6 +55,7 @@
  */
 import { transformSync } from 'esbuild'
 import { PRELUDE_ASYNC_HELPER } from './async-helper'
+import { withDeterminism } from './determinism'
 
 let minified: string | undefined
 
@@ -65,9 +66,9 @@ let minified: string | undefined
 export function preludeCode(): string {
   if (minified === undefined) {
     try {
-      minified = transformSync(PRELUDE_SOURCE, { minifyWhitespace: true, minifyIdentifiers: true, target: 'es2020', logLevel: 'silent' }).code
+      minified = transformSync(withDeterminism(PRELUDE_SOURCE), { minifyWhitespace: true, minifyIdentifiers: true, target: 'es2020', logLevel: 'silent' }).code
     } catch {
-      minified = PRELUDE_SOURCE
+      minified = withDeterminism(PRELUDE_SOURCE)
     }
   }
   return minified

@@ -32,6 +32,7 @@ import { checkConfigObject, showConfigValue, type JsonValue } from '@deepseek-ai
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
+import { newSeed } from './determinism'
 import { preludeCode } from './prelude'
 import { defaultReplySpinMs, MAX_REPLY_SPIN_MS } from './reply-spin'
 import { bindingsLink } from './host-call'
@@ -240,7 +241,8 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     const stripped = await stripProgramCached(input.program, { cache })
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
-    if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, started })
+    const determinism = input.determinism ?? { seed: newSeed(), clock: [], perf: [] }
+    if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, determinism, started })
     let entry: SandboxModule
     try {
       entry = await pool.acquire(limits.memoryBytes)
@@ -253,7 +255,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     }
     return new Promise<RunOutput>((resolve) => {
       const host = bindingsLink(input.bindings, limits.valueBytes)
-      new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, started, watchdog, graceMs, resolve }).start()
+      new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, determinism, started, watchdog, graceMs, resolve }).start()
     })
   }
 
@@ -269,6 +271,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   return {
     language: 'typescript',
     isolation: 'wasm',
+    suspendable: true,
     run: (input) => run(input),
     stats: () => ({
       activeRuns,
