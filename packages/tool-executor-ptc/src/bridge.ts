@@ -10,7 +10,7 @@
  * Settlement aborts in-flight sub-calls, abandons queued ones and drains them before
  * `run_code` returns.
  */
-import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, RawToolCall, ResolvedToolSet, ToolExecution, ToolPipeline, ToolResult } from '@deepseek-ai/dsh-tools'
+import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, RawToolCall, ResolvedToolSet, RunnerOptions, ToolExecution, ToolPipeline, ToolResult } from '@deepseek-ai/dsh-tools'
 import { type PendingSubCall, type Replayer, type SubCallDecision, type SubCallOutcome, type SubCallRecord } from './replay'
 import { SubCallParked } from './runtime/host-call'
 import type { HostFunction, ToolCallErrorLike } from './runtime/types'
@@ -30,15 +30,21 @@ export class ProgramSettledError extends Error {
   }
 }
 
+/** A sub-call whose approval was deferred: the registry's description of it (its pending call), kept opaque. */
+export interface DeferredSubCall {
+  readonly deferred: unknown
+}
+
 /**
- * How sub-calls meet suspension (the core's approval API): whether a settled result means the
- * approval service deferred the call, and how a pending call runs once decided.
+ * How sub-calls meet the registry's suspension API: the options of the sub-call runner (a
+ * runner that may defer, and the decisions that answer the pending calls of a replayed run), and
+ * one submission whose answer is a result or a deferral.
  */
 export interface SubCallSuspension {
-  /** Whether `result` is the runner's answer for a call whose approval was deferred (not a result). */
-  deferred(result: ToolResult): boolean
-  /** Runs pending `call` with its decision: approve executes it, reject gives it the rejection result. */
-  decide(runner: CallRunner, call: RawToolCall, decision: SubCallDecision): Promise<ToolResult>
+  /** Options merged into the sub-call runner's; `decisions` are those of a resumed run, by sub-call id (empty for a first run). */
+  runnerOptions(exec: ToolExecution, decisions: ReadonlyMap<string, SubCallDecision>): Partial<RunnerOptions>
+  /** Submits one sub-call: its result, or a {@link DeferredSubCall} when its approval was deferred. */
+  submit(runner: CallRunner, call: RawToolCall): Promise<ToolResult | DeferredSubCall>
 }
 
 /** A bridge for one `run_code` execution. */
@@ -51,6 +57,8 @@ export interface SubCallBridge {
   readonly journal: readonly SubCallRecord[]
   /** The sub-calls parked for a decision, in the order they were parked. */
   readonly pending: readonly PendingSubCall[]
+  /** The registry's descriptions of the calls deferred in this run ({@link DeferredSubCall.deferred}), in the order they were deferred. */
+  readonly deferred: readonly unknown[]
   /** The divergence text when a replay diverged (code `PTC_REPLAY_DIVERGED`). */
   divergence(): string | undefined
   /** Aborts in-flight sub-calls and abandons queued ones (synchronous; the runtime's `onSettle`). */
@@ -70,6 +78,8 @@ export interface BridgeOptions {
   readonly replay?: Replayer
   /** Suspension hooks; absent: a deferred call is never recognised. */
   readonly suspension?: SubCallSuspension
+  /** The decisions of a resumed run, by sub-call id. */
+  readonly decisions?: ReadonlyMap<string, SubCallDecision>
   /** Whether the runtime can suspend; when not, a deferred sub-call fails instead of parking. */
   readonly suspendable?: boolean
 }
@@ -86,6 +96,7 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   const runSignal = options.replay === undefined ? exec.signal : AbortSignal.any([exec.signal, diverged.signal])
   const journal: SubCallRecord[] = []
   const pending: PendingSubCall[] = []
+  const deferred: unknown[] = []
   let divergence: string | undefined
   let runner: CallRunner | undefined
   let n = 0
@@ -107,6 +118,7 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       maxParallel: options.maxParallelSubCalls,
       ...(exec.agent === undefined ? {} : { agent: exec.agent }),
       ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+      ...options.suspension?.runnerOptions(exec, options.decisions ?? new Map()),
       onCallStart: (call, args) => append({ type: 'tool/code-dispatch-start', callId: call.callId, parentCallId: exec.callId, name: call.name, arguments: args }),
     }))
 
@@ -139,12 +151,15 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
         throw new SubCallParked(toolName)
     }
     const raw: RawToolCall = { callId, name: toolName, arguments: argument }
-    const result = plan.kind === 'decided' && options.suspension !== undefined ? await options.suspension.decide(getRunner(), raw, plan.decision) : await getRunner().submit(raw)
-    if (options.suspension?.deferred(result) === true) {
+    // A decided pending call is answered by the runner's decisions (runnerOptions).
+    const answer = options.suspension === undefined ? await getRunner().submit(raw) : await options.suspension.submit(getRunner(), raw)
+    if ('deferred' in answer) {
       if (options.suspendable !== true) throw failure(toolName, `the approval of ${toolName} was deferred, but this code runtime cannot suspend a program (APPROVAL_NOT_SUSPENDABLE)`)
       pending.push({ step, callId, name: toolName, arguments: argument })
+      deferred.push(answer.deferred)
       throw new SubCallParked(toolName)
     }
+    const result = answer
     append({
       type: 'tool/code-dispatch',
       callId,
@@ -174,6 +189,7 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
     signal: runSignal,
     journal,
     pending,
+    deferred,
     divergence: () => divergence,
     abort() {
       if (!settled.signal.aborted) settled.abort(new ProgramSettledError())

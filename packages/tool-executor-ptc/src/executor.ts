@@ -75,8 +75,12 @@ export interface PtcExecutorConfig {
 export interface PtcSuspension extends SubCallSuspension {
   /** The state and decisions when `exec` (a `run_code` call) is being resumed; `undefined` for a first run. */
   resumeOf(exec: ToolExecution): { readonly state: unknown; readonly decisions: ReadonlyMap<string, SubCallDecision> } | undefined
-  /** Ends the body of `exec`, whose program suspended with `state` (pending sub-calls in `state.pending`); must throw. */
-  suspend(state: PtcRunState, exec: ToolExecution): never
+  /**
+   * Ends the body of `exec`, whose program suspended with `state` (pending sub-calls in
+   * `state.pending`); `deferred` holds the registry's descriptions of the calls deferred in this
+   * run (what `submit` returned). Must throw.
+   */
+  suspend(state: PtcRunState, exec: ToolExecution, deferred: readonly unknown[]): never
 }
 
 /** The fields of {@link PtcExecutorConfig}, in the order an unknown-key message lists them. */
@@ -211,9 +215,9 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   if (config.runtime !== undefined) checkRuntime(config.runtime)
   if (config.suspension !== undefined) {
     const s = config.suspension as unknown as Record<string, unknown> | null
-    for (const key of ['deferred', 'decide', 'resumeOf', 'suspend']) {
+    for (const key of ['runnerOptions', 'submit', 'resumeOf', 'suspend']) {
       if (s === null || typeof s !== 'object' || typeof s[key] !== 'function') {
-        throw new RangeError(`suspension must be a PtcSuspension ({ deferred, decide, resumeOf, suspend }): ${key} must be a function, got ${showConfigValue(s?.[key])}`)
+        throw new RangeError(`suspension must be a PtcSuspension ({ runnerOptions, submit, resumeOf, suspend }): ${key} must be a function, got ${showConfigValue(s?.[key])}`)
       }
     }
   }
@@ -256,6 +260,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         maxParallelSubCalls,
         ...(replay === undefined ? {} : { replay }),
         ...(config.suspension === undefined ? {} : { suspension: config.suspension }),
+        ...(resumed === undefined ? {} : { decisions: resumed.decisions }),
         suspendable: runtime.suspendable === true,
       })
       let output
@@ -277,7 +282,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
       if (divergence !== undefined && !exec.signal.aborted) throw new ToolError(PTC_REPLAY_DIVERGED, divergence)
       if (output.suspended !== undefined && config.suspension !== undefined) {
         const state: PtcRunState = { version: PTC_STATE_VERSION, language: runtime.language, program: args.code, journal: [...bridge.journal], pending: [...bridge.pending], determinism: output.suspended.determinism }
-        config.suspension.suspend(state, exec)
+        config.suspension.suspend(state, exec, bridge.deferred)
       }
       if (output.error !== undefined) {
         if (output.error.kind === 'abort' && exec.signal.aborted) throw exec.signal.reason

@@ -44,8 +44,8 @@ describe('createPtcExecutor', () => {
       timeoutMs: 10_000,
       warmUp: false,
       suspension: {
-        deferred: () => false,
-        decide: (runner, call) => runner.submit(call),
+        runnerOptions: () => ({}),
+        submit: (runner, call) => runner.submit(call),
         resumeOf: () => undefined,
         suspend: () => {
           throw new Error('suspended')

@@ -1,9 +1,10 @@
 /**
  * A test adapter of `PtcSuspension` over today's approval service (not a test file), standing in
  * for the core's suspension API: an approval service with no decision yet for a call answers a
- * rejection with a marker reason, which `deferred` recognises; `decide` records the decision the
- * service then answers with; a suspended `run_code` body stores its state (as JSON text, as a
- * deployment would) and ends with `TEST_SUSPENDED`; `resumeOf` hands a stored state back.
+ * rejection with a marker reason, which `submit` turns into a deferral; the decisions of a
+ * resumed run (given through `runnerOptions`) are what the service answers then; a suspended
+ * `run_code` body stores its state (as JSON text, as a deployment would) and ends with
+ * `TEST_SUSPENDED`; `resumeOf` hands a stored state back.
  */
 import { defineTool, ToolError, type ApprovalDecision, type JsonValue, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { Harness } from '@deepseek-ai/dsh-tool-testkit'
@@ -27,13 +28,14 @@ export class TestSuspension implements PtcSuspension {
     })
   }
 
-  deferred(result: ToolResult): boolean {
-    return result.isError && (result.error.info as { reason?: unknown } | undefined)?.reason === DEFER
+  runnerOptions: PtcSuspension['runnerOptions'] = (_exec, decisions) => {
+    for (const [id, decision] of decisions) this.decisions.set(id, decision)
+    return {}
   }
 
-  decide: PtcSuspension['decide'] = (runner, call, decision) => {
-    this.decisions.set(call.callId, decision)
-    return runner.submit(call)
+  submit: PtcSuspension['submit'] = async (runner, call) => {
+    const result: ToolResult = await runner.submit(call)
+    return result.isError && (result.error.info as { reason?: unknown } | undefined)?.reason === DEFER ? { deferred: { callId: call.callId } } : result
   }
 
   resumeOf: PtcSuspension['resumeOf'] = (exec) => this.resumes.get(exec.callId)
