@@ -7,7 +7,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { createPtcExecutor, RUN_CODE, type PtcRunState } from '@deepseek-ai/dsh-tool-executor-ptc'
-import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { getEventListeners } from 'node:events'
+import { createHarness, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { countedTool, TestSuspension } from '../../tool-executor-ptc/test/suspension-adapter'
 import { createPythonRuntime } from '../src/index'
 import { BOOT_MS } from './helpers'
@@ -25,12 +26,12 @@ afterEach(async () => {
 const text = (r: ToolResult | undefined) => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('')
 const runCall = (code: string) => ({ callId: 'run1', name: RUN_CODE, arguments: JSON.stringify({ code, description: 'test program' }) })
 
-async function setup() {
+async function setup(ask: readonly string[] = ['deploy']) {
   const suspension = new TestSuspension()
   h = await createHarness({ executor: createPtcExecutor({ runtime, suspension, limits: { wallMs: 30_000, computeMs: 20_000 } }) })
   const calls: string[] = []
   for (const name of ['read', 'deploy']) h.ctx.tools.register(countedTool(name, calls))
-  suspension.install(h, ['deploy'])
+  suspension.install(h, ask)
   return { suspension, calls }
 }
 
@@ -65,5 +66,22 @@ describe('Python programs suspend and replay', () => {
     const [r] = await h!.execute([runCall(PROGRAM)])
     expect(r?.isError && [r.error.info?.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected deploy {"text":"config"}, got read {"text":"config"}'])
     expect(calls).toEqual(['read:config'])
+  })
+
+  test('abort during a replay: the approved call is aborted, nothing runs again, nothing is left behind', async () => {
+    const { suspension, calls } = await setup(['gated'])
+    const gate = new Gate()
+    h!.ctx.tools.register(gatedTool(gate))
+    const program = 'a = await tools.read(text="x")\nreturn (await tools.gated(id=a["text"]))["id"]'
+    await h!.execute([runCall(program)])
+    suspension.resume('run1', { 'run1:code:2': { type: 'approve' } })
+    const controller = new AbortController()
+    const running = h!.execute([runCall(program)], { signal: controller.signal })
+    await gate.started(1)
+    controller.abort(new Error('user left'))
+    const [r] = await running
+    expect(r?.isError && r.error.info?.code).toBe('ABORTED')
+    expect([gate.aborted, calls]).toEqual([['run1:code:2'], ['read:x']])
+    expect([getEventListeners(controller.signal, 'abort').length, runtime.stats().activeRuns]).toEqual([0, 0])
   })
 })

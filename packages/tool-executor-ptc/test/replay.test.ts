@@ -4,10 +4,11 @@
  * journal, runs the approved call once and continues; divergence, partial decisions,
  * `Promise.all` with several deferred calls, abort during a replay.
  */
-import { afterEach, describe, expect, test } from 'vitest'
+import { getEventListeners } from 'node:events'
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { createHarness, Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { createPtcExecutor, RUN_CODE, type PtcRunState } from '../src'
+import { canonicalJson, createPtcExecutor, createQuickJsRuntime, Replayer, RUN_CODE, type PtcRunState } from '../src'
 import { countedTool, TestSuspension } from './suspension-adapter'
 
 let h: Harness
@@ -18,9 +19,12 @@ afterEach(async () => {
 const text = (r: ToolResult | undefined) => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n')
 const runCall = (code: string, callId = 'run1') => ({ callId, name: RUN_CODE, arguments: JSON.stringify({ code, description: 'test program' }) })
 
+const runtime = createQuickJsRuntime()
+afterAll(() => runtime.dispose())
+
 async function setup(ask: readonly string[]) {
   const suspension = new TestSuspension()
-  h = await createHarness({ executor: createPtcExecutor({ limits: { wallMs: 10_000, computeMs: 5_000 }, suspension }) })
+  h = await createHarness({ executor: createPtcExecutor({ runtime, limits: { wallMs: 10_000, computeMs: 5_000 }, suspension }) })
   const calls: string[] = []
   for (const name of ['read', 'deploy', 'notify']) h.ctx.tools.register(countedTool(name, calls))
   suspension.install(h, ask)
@@ -139,5 +143,58 @@ return [x.text, y.text, z.text]`
     const [r] = await running
     expect(r?.isError && r.error.info?.code).toBe('ABORTED')
     expect([gate.aborted, calls]).toEqual([['run1:code:2'], ['read:x']])
+  })
+})
+
+describe('leaks', () => {
+  test('suspending and replaying leave no abort listener and no run behind', async () => {
+    const { suspension } = await setup(['deploy'])
+    const controller = new AbortController()
+    await h.execute([runCall(SEQUENTIAL)], { signal: controller.signal })
+    suspension.resume('run1', { 'run1:code:2': { type: 'approve' } })
+    const [r] = await h.execute([runCall(SEQUENTIAL)], { signal: controller.signal })
+    expect(r?.isError).toBe(false)
+    expect([getEventListeners(controller.signal, 'abort').length, runtime.stats().activeRuns]).toEqual([0, 0])
+  })
+})
+
+describe('Replayer', () => {
+  const state = (journal: PtcRunState['journal'], pending: PtcRunState['pending'] = []): PtcRunState => ({ version: 1, language: 'typescript', program: '', journal, pending, determinism: { seed: 1, clock: [], perf: [] } })
+  const ok = (step: number, v: string) => ({ step, callId: `r:code:${step}`, name: 't', arguments: { v }, outcome: { ok: true as const, value: v } })
+
+  test('releases journaled replies in the order they settled, whatever order the program asks', async () => {
+    // Step 2 settled before step 1 in the first run.
+    const replayer = new Replayer(state([ok(2, 'b'), ok(1, 'a')]), new Map())
+    const order: string[] = []
+    const one = replayer.plan(1, 't', { v: 'a' })
+    const two = replayer.plan(2, 't', { v: 'b' })
+    if (one.kind !== 'journal' || two.kind !== 'journal') throw new Error('expected journal plans')
+    const a = one.ready.then(() => {
+      order.push('a')
+      one.done()
+    })
+    const b = two.ready.then(() => {
+      order.push('b')
+      two.done()
+    })
+    await Promise.all([a, b])
+    expect(order).toEqual(['b', 'a'])
+  })
+
+  test('plans a pending step by its decision, a later step live, and names what was never asked for', () => {
+    const pending = [{ step: 2, callId: 'r:code:2', name: 'deploy', arguments: { v: 1 } }]
+    const replayer = new Replayer(state([ok(1, 'a')], pending), new Map([['r:code:2', { type: 'approve' as const }]]))
+    expect(replayer.unfinished()).toBe('replay diverged at sub-call 1: expected t {"v":"a"}, got the end of the program')
+    expect(replayer.plan(1, 't', { v: 'a' }).kind).toBe('journal')
+    expect(replayer.plan(2, 'deploy', { v: 1 })).toEqual({ kind: 'decided', decision: { type: 'approve' } })
+    expect(replayer.plan(3, 'x', {})).toEqual({ kind: 'live' })
+    expect(replayer.unfinished()).toBeUndefined()
+    expect(new Replayer(state([], pending), new Map()).plan(2, 'deploy', { v: 1 })).toEqual({ kind: 'undecided' })
+  })
+
+  test('compares arguments as JSON with keys in any order', () => {
+    expect(canonicalJson({ b: [1, { d: 2, c: null }], a: 'x' })).toBe('{"a":"x","b":[1,{"c":null,"d":2}]}')
+    const replayer = new Replayer(state([{ ...ok(1, 'a'), arguments: { x: 1, y: 2 } }]), new Map())
+    expect(replayer.plan(1, 't', { y: 2, x: 1 }).kind).toBe('journal')
   })
 })
