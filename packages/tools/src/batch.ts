@@ -17,6 +17,7 @@ import type { FoundTool } from './found-tool'
 import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
 import { showConfigValue } from './unknown-keys'
 import { Pool, TURN } from './pool'
+import { HOLD, NEXT, PARK, StageCursor, type StepOutcome } from './runner/cursor'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -52,15 +53,27 @@ export interface BatchRunner extends CallRunner {
  * policy); the later stages advance in one pass (a "pump") a microtask later, so a caller that
  * aborts right after submitting is seen by every call's policy stage (its `tools/pre-execute`
  * listeners run, then the stage settles the call `ABORTED_BEFORE_DISPATCH`) and no body starts.
- * Each stage keeps submission order through a cursor — policy, start (pool admission) and
- * completion (post-execute → finalize → observe) — and a stage that finishes synchronously lets
- * the pass go on to the next call without a promise. Only a stage
- * that really waits (an async listener, a body's promise, a full pool) parks the pass, which
+ * Each stage keeps submission order through a cursor (`runner/cursor.ts`) — policy, start (pool
+ * admission) and completion (post-execute → finalize → observe) — and a stage that finishes
+ * synchronously lets the pass go on to the next call without a promise. Only a stage that really
+ * waits (an async listener, a body's promise, a full pool) parks its cursor, and the pass
  * resumes when it settles.
  */
 export function createRunner(host: PipelineHost, options: RunnerOptions): BatchRunner {
-  const max = validateMaxParallel(options.maxParallel, 'maxParallel')
-  const run: RunContext = {
+  const runner = new Runner(host, options)
+  return {
+    submit: (entry) => runner.submit(entry),
+    submitAll: (entries) => runner.submitAll(entries),
+    drain: () => runner.drain(),
+    get submitted() {
+      return runner.submitted
+    },
+  }
+}
+
+/** The runner's per-runner context from its options. */
+function runContext(host: PipelineHost, options: RunnerOptions): RunContext {
+  return {
     host,
     hooks: host.hooks(options.scope),
     scope: options.scope,
@@ -80,311 +93,311 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     lastName: undefined,
     lastFound: undefined,
   }
-  const pool = new Pool(max, admitted)
-  // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one
-  // waiter and the batch's `AbortWatch`: raise the signal's listener limit so a full pool does
-  // not trigger Node's MaxListenersExceededWarning (the listeners are removed as calls settle
-  // and when the batch ends; no leak).
-  const limit = getMaxListeners(options.signal)
-  if (limit !== 0 && limit < max + 3) setMaxListeners(max + 3, options.signal)
+}
 
+/** A `submitAll` batch waiting for its results: the calls `from` to `upTo`. */
+interface PendingBatch {
+  readonly from: number
+  readonly upTo: number
+  readonly resolve: (results: readonly ToolResult[]) => void
+}
+
+/** The ordered runner behind {@link createRunner}: a call table, three stage cursors and the pass that moves them. */
+class Runner {
+  private readonly run: RunContext
+  private readonly pool: Pool
   /**
    * Calls by submission index; a slot is cleared once its result is delivered. A deferred call
    * of `submitAll` has no state until the policy cursor reaches it: its normalised call and
    * found tool wait in `deferredCalls` / `deferredTools`. A runner's first `submitAll` sizes
    * these arrays and `results` for its batch at once (see `presize`).
    */
-  let states: (CallState | undefined)[] = []
-  let deferredCalls: (RawToolCall | undefined)[] = []
-  let deferredTools: (FoundTool | undefined)[] = []
+  private states: (CallState | undefined)[] = []
+  private deferredCalls: (RawToolCall | undefined)[] = []
+  private deferredTools: (FoundTool | undefined)[] = []
   /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
-  const resolvers: (((result: ToolResult) => void) | undefined)[] = []
-  let results: ToolResult[] = []
-  let submitted = 0
-  /** Cursors: calls before `policyAt` passed policy; before `startAt` were admitted; before `completeAt` have results. */
-  let policyAt = 0
-  let startAt = 0
-  let completeAt = 0
-  let policyBusy = false
-  let startBusy = false
-  let completeBusy = false
-  let scheduled = false
-  let pumping = false
+  private readonly resolvers: (((result: ToolResult) => void) | undefined)[] = []
+  private results: ToolResult[] = []
+  submitted = 0
+  /** Calls before `policyCursor.at` passed policy; before `startCursor.at` were admitted; before `completeCursor.at` have results. */
+  private readonly policyCursor = new StageCursor((index) => this.policyStep(index))
+  private readonly startCursor = new StageCursor((index) => this.startStep(index))
+  private readonly completeCursor = new StageCursor((index) => this.completeStep(index))
+  private scheduled = false
+  private pumping = false
   /** Set when the pool admitted the waiting call; the pump pass launches it. */
-  let admittedWaiter = false
-  let again = false
-  let waiters: { readonly upTo: number; readonly resolve: () => void }[] = []
-  let batch: { readonly from: number; readonly upTo: number; readonly resolve: (results: readonly ToolResult[]) => void } | undefined
+  private admittedWaiter = false
+  private again = false
+  private waiters: { readonly upTo: number; readonly resolve: () => void }[] = []
+  private batch: PendingBatch | undefined
 
-  const defect = (stage: string, state: CallState, error: unknown): void => {
-    // A defect in a stage must still give this call a result and keep its siblings running.
-    host.report(stage, error)
-    state.draft = defectState(state.call, state.index, error, run).draft
+  constructor(
+    private readonly host: PipelineHost,
+    private readonly options: RunnerOptions,
+  ) {
+    const max = validateMaxParallel(options.maxParallel, 'maxParallel')
+    this.run = runContext(host, options)
+    this.pool = new Pool(max, this.admitted)
+    // Up to `max` running bodies may each listen on the caller's signal, plus the pool's one
+    // waiter and the batch's `AbortWatch`: raise the signal's listener limit so a full pool does
+    // not trigger Node's MaxListenersExceededWarning (the listeners are removed as calls settle
+    // and when the batch ends; no leak).
+    const limit = getMaxListeners(options.signal)
+    if (limit !== 0 && limit < max + 3) setMaxListeners(max + 3, options.signal)
   }
 
-  /** Runs the next call's policy stage; returns whether the cursor moved synchronously. */
-  const advancePolicy = (): boolean => {
-    if (policyBusy || policyAt >= submitted) return false
-    let state = states[policyAt]
-    if (state === undefined) {
-      // A call of `submitAll` whose tool was found and whose arguments were left for now (see `enqueue`).
-      const index = policyAt
-      const call = deferredCalls[index]!
-      state = createState(call, index, deferredTools[index]!)
-      deferredCalls[index] = undefined
-      deferredTools[index] = undefined
-      states[index] = state
-      try {
-        prepareArguments(state, run, false)
-      } catch (error) {
-        host.report('prepare', error)
-        state = defectState(call, index, error, run)
-        states[index] = state
-      }
+  private defect(stage: string, state: CallState, error: unknown): void {
+    // A defect in a stage must still give this call a result and keep its siblings running.
+    this.host.report(stage, error)
+    state.draft = defectState(state.call, state.index, error, this.run).draft
+  }
+
+  // ------------------------------------------------------------------ policy
+
+  /** The state of a call of `submitAll` whose tool was found and whose arguments were left for now (see `enqueue`). */
+  private prepareDeferred(index: number): CallState {
+    const call = this.deferredCalls[index]!
+    let state = createState(call, index, this.deferredTools[index]!)
+    this.deferredCalls[index] = undefined
+    this.deferredTools[index] = undefined
+    this.states[index] = state
+    try {
+      prepareArguments(state, this.run, false)
+    } catch (error) {
+      this.host.report('prepare', error)
+      state = defectState(call, index, error, this.run)
+      this.states[index] = state
     }
-    if (state.draft !== undefined) {
-      policyAt++
-      return true
-    }
+    return state
+  }
+
+  /** Stage 2 for the call at `index`: its policy (one call at a time, see `pump`). */
+  private policyStep(index: number): StepOutcome {
+    const state = this.states[index] ?? this.prepareDeferred(index)
+    if (state.draft !== undefined) return NEXT
     let pending: void | Promise<void> = undefined
     try {
-      pending = policy(state, run)
+      pending = policy(state, this.run)
     } catch (error) {
-      defect('policy', state, error)
+      this.defect('policy', state, error)
     }
-    if (pending === undefined) {
-      policyAt++
-      return true
-    }
-    policyBusy = true
-    const resume = (): void => {
-      policyBusy = false
-      policyAt++
-      pump()
-    }
-    pending.then(resume, (error: unknown) => {
-      defect('policy', state, error)
-      resume()
-    })
-    return false
+    if (pending === undefined) return NEXT
+    return this.policyCursor.parkOn(
+      pending,
+      (failed, error) => {
+        if (failed) this.defect('policy', state, error)
+      },
+      this.pumpNow,
+    )
   }
 
+  // ------------------------------------------------------------------ start
+
   /** A launched (admitted) call's dispatch ended: frees its pool slot and goes on. One function for every call. */
-  const dispatchEnded: DispatchEnd = (state, broken, error) => {
-    if (broken) defect('dispatch', state, error)
+  private readonly dispatchEnded: DispatchEnd = (state, broken, error) => {
+    if (broken) this.defect('dispatch', state, error)
     state.dispatched = true
-    pool.release(state.parallel)
-    pump()
+    this.pool.release(state.parallel)
+    this.pump()
   }
 
   /** The same for a call the pool turned away (it holds no slot). */
-  const unadmittedEnded: DispatchEnd = (state, broken, error) => {
-    if (broken) defect('dispatch', state, error)
+  private readonly unadmittedEnded: DispatchEnd = (state, broken, error) => {
+    if (broken) this.defect('dispatch', state, error)
     state.dispatched = true
-    pump()
+    this.pump()
   }
 
-  const launch = (state: CallState, acquired: boolean): void => {
+  private launch(state: CallState, acquired: boolean): void {
     let waiting = false
     try {
       // Without admission it reports ABORTED_BEFORE_DISPATCH (the caller aborted while queued), synchronously.
-      waiting = dispatch(state, run, acquired ? dispatchEnded : unadmittedEnded)
+      waiting = dispatch(state, this.run, acquired ? this.dispatchEnded : this.unadmittedEnded)
     } catch (error) {
-      defect('dispatch', state, error)
+      this.defect('dispatch', state, error)
     }
     if (waiting) return
-    if (acquired) pool.release(state.parallel)
+    if (acquired) this.pool.release(state.parallel)
     state.dispatched = true
   }
 
-  const advanceStart = (): void => {
-    while (!startBusy && startAt < policyAt) {
-      const index = startAt
-      const state = states[index]!
-      if (state.draft !== undefined) {
-        state.dispatched = true
-        startAt++
-        continue
-      }
-      let admission: boolean | undefined
-      try {
-        admission = pool.acquire(state.parallel, run.signal)
-      } catch (error) {
-        defect('schedule', state, error)
-        state.dispatched = true
-        startAt++
-        continue
-      }
-      if (admission === undefined) {
-        // Waits for the pool: `admitted` goes on with this call (`startAt`).
-        startBusy = true
-        return
-      }
-      startAt++
-      launch(state, admission)
+  /** Stage 3's admission for the call at `index`: launched now, or parked until the pool admits it (`admitted`). */
+  private startStep(index: number): StepOutcome {
+    const state = this.states[index]!
+    if (state.draft !== undefined) {
+      state.dispatched = true
+      return NEXT
     }
+    let admission: boolean | undefined
+    try {
+      admission = this.pool.acquire(state.parallel, this.run.signal)
+    } catch (error) {
+      this.defect('schedule', state, error)
+      state.dispatched = true
+      return NEXT
+    }
+    // Waits for the pool: `admitted` goes on with this call.
+    if (admission === undefined) return PARK
+    this.launch(state, admission)
+    return NEXT
   }
 
   /**
-   * The pool admitted the call at `startAt` that waited (`ok`): the pump pass launches it once
-   * the calls before it have completed what they could — an exclusive call's admission comes
-   * from the release of the last running body, a parallel call's a microtask after a release
-   * (see `Pool`). Or the pool turned it away after an abort (`!ok`, a microtask after the event).
+   * The pool admitted the call at the start cursor that waited (`ok`): the pump pass launches it
+   * once the calls before it have completed what they could — an exclusive call's admission
+   * comes from the release of the last running body, a parallel call's a microtask after a
+   * release (see `Pool`). Or the pool turned it away after an abort (`!ok`, a microtask after
+   * the event).
    */
-  function admitted(ok: boolean): void {
+  private readonly admitted = (ok: boolean): void => {
     if (ok) {
-      admittedWaiter = true
-      if (!pumping) pump()
+      this.admittedWaiter = true
+      if (!this.pumping) this.pump()
       return
     }
-    launchWaiter(false)
-    pump()
+    this.launchWaiter(false)
+    this.pump()
   }
 
-  /** Launches the call at `startAt` that waited for the pool, `acquired` or turned away. */
-  function launchWaiter(acquired: boolean): void {
-    startBusy = false
-    launch(states[startAt++]!, acquired)
+  /** Launches the call at the start cursor that waited for the pool, `acquired` or turned away. */
+  private launchWaiter(acquired: boolean): void {
+    const index = this.startCursor.at
+    this.startCursor.unpark()
+    this.launch(this.states[index]!, acquired)
   }
+
+  // ------------------------------------------------------------------ completion
 
   /** The result of a call whose completion hit a defect (never expected): reported, observed, never thrown. */
-  const broken = (state: CallState, error: unknown): ToolResult => {
-    host.report('pipeline', error)
-    const result = internalFailure(state, error, run)
+  private broken(state: CallState, error: unknown): ToolResult {
+    this.host.report('pipeline', error)
+    const result = internalFailure(state, error, this.run)
     try {
-      observe(state, result, run)
+      observe(state, result, this.run)
     } catch (observeError) {
-      host.report('tools/result', observeError)
+      this.host.report('tools/result', observeError)
     }
     return result
   }
 
-  const finish = (state: CallState): ToolResult => {
+  private finish(state: CallState): ToolResult {
     try {
-      const result = finalize(state, run)
-      observe(state, result, run)
+      const result = finalize(state, this.run)
+      observe(state, result, this.run)
       return result
     } catch (error) {
-      return broken(state, error)
+      return this.broken(state, error)
     }
   }
 
-  const deliver = (index: number, result: ToolResult): void => {
-    states[index] = undefined
-    const resolve = resolvers[index]
+  private deliver(index: number, result: ToolResult): void {
+    this.states[index] = undefined
+    const resolve = this.resolvers[index]
     if (resolve !== undefined) {
-      resolvers[index] = undefined
+      this.resolvers[index] = undefined
       resolve(result)
-    } else results[index] = result
-    completeAt++
+    } else this.results[index] = result
   }
 
-  const advanceComplete = (): void => {
-    while (!completeBusy && completeAt < startAt) {
-      const index = completeAt
-      const state = states[index]!
-      if (!state.dispatched) return
-      let pending: void | Promise<void> = undefined
-      try {
-        pending = postExecute(state, run)
-      } catch (error) {
-        deliver(index, broken(state, error))
-        continue
-      }
-      if (pending === undefined) {
-        deliver(index, finish(state))
-        continue
-      }
-      completeBusy = true
-      pending.then(
-        () => {
-          completeBusy = false
-          deliver(index, finish(state))
-          pump()
-        },
-        (error: unknown) => {
-          completeBusy = false
-          deliver(index, broken(state, error))
-          pump()
-        },
-      )
-      return
+  /** Stages 4–6 for the call at `index` once its dispatch ended: post-execute, then finalize and observe. */
+  private completeStep(index: number): StepOutcome {
+    const state = this.states[index]!
+    if (!state.dispatched) return HOLD
+    let pending: void | Promise<void> = undefined
+    try {
+      pending = postExecute(state, this.run)
+    } catch (error) {
+      this.deliver(index, this.broken(state, error))
+      return NEXT
     }
+    if (pending === undefined) {
+      this.deliver(index, this.finish(state))
+      return NEXT
+    }
+    return this.completeCursor.parkOn(pending, (failed, error) => this.deliver(index, failed ? this.broken(state, error) : this.finish(state)), this.pumpNow)
   }
 
-  const settleWaiters = (): void => {
+  // ------------------------------------------------------------------ the pass
+
+  private settleWaiters(): void {
+    const completed = this.completeCursor.at
     // Every call has its result: nothing reads the watch until the next batch starts it again.
-    if (completeAt >= submitted) run.abort.unwatch()
-    if (batch !== undefined && completeAt >= batch.upTo) {
-      const { from, upTo, resolve } = batch
-      batch = undefined
+    if (completed >= this.submitted) this.run.abort.unwatch()
+    const batch = this.batch
+    if (batch !== undefined && completed >= batch.upTo) {
+      this.batch = undefined
       // The common batch is the runner's only one: hand its array over instead of copying it.
-      const out = from === 0 && upTo === results.length ? results : results.slice(from, upTo)
-      results = []
-      resolve(out)
+      const out = batch.from === 0 && batch.upTo === this.results.length ? this.results : this.results.slice(batch.from, batch.upTo)
+      this.results = []
+      batch.resolve(out)
     }
-    if (waiters.length > 0) {
-      const ready = waiters.filter((w) => w.upTo <= completeAt)
+    if (this.waiters.length > 0) {
+      const ready = this.waiters.filter((w) => w.upTo <= completed)
       if (ready.length > 0) {
-        waiters = waiters.filter((w) => w.upTo > completeAt)
+        this.waiters = this.waiters.filter((w) => w.upTo > completed)
         for (const w of ready) w.resolve()
       }
     }
   }
 
-  function pump(): void {
-    if (pumping) {
-      again = true
+  /** {@link pump} as a callback (a parked stage's settlement). */
+  private readonly pumpNow = (): void => this.pump()
+
+  private pump(): void {
+    if (this.pumping) {
+      this.again = true
       return
     }
-    pumping = true
+    this.pumping = true
     try {
       // One call's policy at a time, then whatever can start and complete: a call's body starts
       // before the next call's policy runs, as it would if each stage were awaited in turn.
       do {
-        again = false
+        this.again = false
         let moved: boolean
         do {
-          moved = advancePolicy()
-          advanceStart()
-          advanceComplete()
+          moved = this.policyCursor.advance(this.submitted, 1)
+          this.startCursor.advance(this.policyCursor.at, Number.MAX_SAFE_INTEGER)
+          this.completeCursor.advance(this.startCursor.at, Number.MAX_SAFE_INTEGER)
         } while (moved)
-        if (admittedWaiter) {
+        if (this.admittedWaiter) {
           // The call the pool just admitted starts after the earlier calls completed what they
           // could (as when its admission was a promise resolved a microtask later).
-          admittedWaiter = false
-          launchWaiter(true)
-          again = true
+          this.admittedWaiter = false
+          this.launchWaiter(true)
+          this.again = true
         }
-      } while (again)
+      } while (this.again)
     } finally {
-      pumping = false
+      this.pumping = false
     }
-    settleWaiters()
+    this.settleWaiters()
   }
 
-  const pumpTask = (): void => {
-    scheduled = false
-    pump()
+  private readonly pumpTask = (): void => {
+    this.scheduled = false
+    this.pump()
   }
 
-  const schedule = (): void => {
-    if (scheduled) return
-    scheduled = true
-    void TURN.then(pumpTask)
+  private schedule(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    void TURN.then(this.pumpTask)
   }
+
+  // ------------------------------------------------------------------ submission
 
   /**
    * Stage 1 for one entry. With `deferArguments`, only the tool of a call whose arguments are
    * JSON text is looked up now: the call's state, its parsed and validated arguments and its
-   * execution wait until the policy cursor reaches it (`advancePolicy`), so a large batch, or
+   * execution wait until the policy cursor reaches it (`policyStep`), so a large batch, or
    * many batches at once, do not hold every call's arguments and execution before the first
-   * body runs. The outcome is the same as
-   * preparing at once: the caller's signal is read at submission (a call submitted after an
-   * abort is prepared at once).
+   * body runs. The outcome is the same as preparing at once: the caller's signal is read at
+   * submission (a call submitted after an abort is prepared at once).
    */
-  const enqueue = (entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void => {
-    const index = submitted
+  private enqueue(entry: RawToolCall | Readonly<Record<string, unknown>>, deferArguments: boolean): void {
+    const index = this.submitted
+    const run = this.run
     let state: CallState | undefined
     let call: RawToolCall
     try {
@@ -397,28 +410,28 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
       // read per call: one that aborted while the batch was being submitted (a log append, a
       // lookup) fails the later calls here, as preparing each call as it was submitted did.
       if (deferArguments && typeof call.arguments === 'string' && !run.abort.isAborted && 'definition' in found) {
-        deferredCalls[index] = call
-        deferredTools[index] = found
+        this.deferredCalls[index] = call
+        this.deferredTools[index] = found
       } else {
         state = createState(call, index, found)
         if (state.draft === undefined) prepareArguments(state, run, run.abort.isAborted)
       }
     } catch (error) {
       // A defect (a throwing restriction predicate, a broken lookup) fails this call alone.
-      host.report('prepare', error)
+      this.host.report('prepare', error)
       state = defectState(entry, index, error, run)
       call = state.call
     }
     if (run.log !== undefined && run.parent === undefined) {
-      appendLog(run.log, host, { type: 'tool/call', callId: call.callId, name: call.name, arguments: call.arguments })
+      appendLog(run.log, this.host, { type: 'tool/call', callId: call.callId, name: call.name, arguments: call.arguments })
     }
     try {
-      options.onCallStart?.(call, state?.exec?.arguments ?? call.arguments)
+      this.options.onCallStart?.(call, state?.exec?.arguments ?? call.arguments)
     } catch (error) {
-      host.report('onCallStart', error)
+      this.host.report('onCallStart', error)
     }
-    states[index] = state
-    submitted++
+    this.states[index] = state
+    this.submitted++
   }
 
   /**
@@ -426,53 +439,50 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
    * store each instead of a series of copies as they grow call by call (a batch past
    * {@link PRESIZE_LIMIT} calls grows the rest of the way as before).
    */
-  const presize = (n: number): void => {
+  private presize(n: number): void {
     if (n < 2) return
     const size = Math.min(n, PRESIZE_LIMIT)
-    states = new Array<CallState | undefined>(size)
-    deferredCalls = new Array<RawToolCall | undefined>(size)
-    deferredTools = new Array<FoundTool | undefined>(size)
-    results = new Array<ToolResult>(size)
+    this.states = new Array<CallState | undefined>(size)
+    this.deferredCalls = new Array<RawToolCall | undefined>(size)
+    this.deferredTools = new Array<FoundTool | undefined>(size)
+    this.results = new Array<ToolResult>(size)
   }
 
-  return {
-    submit(entry) {
-      const index = submitted
-      enqueue(entry, false)
-      schedule()
-      return new Promise<ToolResult>((resolve) => {
-        resolvers[index] = resolve
-      })
-    },
-    submitAll(entries) {
-      if (batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
-      const from = submitted
-      if (from === 0) presize(entries.length)
-      // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
-      const defer = options.onCallStart === undefined
-      if (entries.length === 0) return Promise.resolve([])
-      // A large batch reads the caller's signal from a field while it runs (see `AbortWatch`).
-      if (entries.length >= WATCH_MIN_CALLS) run.abort.watch()
-      try {
-        for (const entry of entries) enqueue(entry, defer)
-      } catch (error) {
-        // Only reading the entries can throw here (an index getter); no listener stays behind.
-        run.abort.unwatch()
-        throw error
-      }
-      const done = new Promise<readonly ToolResult[]>((resolve) => {
-        batch = { from, upTo: submitted, resolve }
-      })
-      schedule()
-      return done
-    },
-    drain() {
-      if (completeAt >= submitted) return TURN
-      const upTo = submitted
-      return new Promise<void>((resolve) => waiters.push({ upTo, resolve }))
-    },
-    get submitted() {
-      return submitted
-    },
+  submit(entry: RawToolCall | Readonly<Record<string, unknown>>): Promise<ToolResult> {
+    const index = this.submitted
+    this.enqueue(entry, false)
+    this.schedule()
+    return new Promise<ToolResult>((resolve) => {
+      this.resolvers[index] = resolve
+    })
+  }
+
+  submitAll(entries: readonly (RawToolCall | Readonly<Record<string, unknown>>)[]): Promise<readonly ToolResult[]> {
+    if (this.batch !== undefined) return Promise.reject(new Error('submitAll() is already running on this runner'))
+    const from = this.submitted
+    if (from === 0) this.presize(entries.length)
+    // `onCallStart` is handed each call's parsed arguments at submission: such a runner prepares at once.
+    const defer = this.options.onCallStart === undefined
+    if (entries.length === 0) return Promise.resolve([])
+    // A large batch reads the caller's signal from a field while it runs (see `AbortWatch`).
+    if (entries.length >= WATCH_MIN_CALLS) this.run.abort.watch()
+    try {
+      for (const entry of entries) this.enqueue(entry, defer)
+    } catch (error) {
+      // Only reading the entries can throw here (an index getter); no listener stays behind.
+      this.run.abort.unwatch()
+      throw error
+    }
+    const done = new Promise<readonly ToolResult[]>((resolve) => {
+      this.batch = { from, upTo: this.submitted, resolve }
+    })
+    this.schedule()
+    return done
+  }
+
+  drain(): Promise<void> {
+    if (this.completeCursor.at >= this.submitted) return TURN
+    const upTo = this.submitted
+    return new Promise<void>((resolve) => this.waiters.push({ upTo, resolve }))
   }
 }
