@@ -169,7 +169,13 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       content: result.content,
       ...(result.isError ? { error: result.error } : {}),
     })
-    const images = result.content.filter(isImage)
+    if (options.suspension === undefined) {
+      // No suspension: nothing is journaled (the path of every run before suspension existed).
+      if (result.isError) throw failure(toolName, result.error.message)
+      if (!settled.signal.aborted && result.content.some(isImage)) exec.attachContext({ source: `${toolName} (${callId})`, content: result.content.filter(isImage) })
+      return result.value
+    }
+    const images = result.content.some(isImage) ? result.content.filter(isImage) : []
     const outcome: SubCallOutcome = result.isError
       ? { ok: false, toolName, message: result.error.message }
       : images.length > 0

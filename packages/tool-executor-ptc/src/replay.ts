@@ -116,6 +116,8 @@ export class Replayer {
   private readonly waiting = new Map<number, () => void>()
   /** The next journal position to release. */
   private next = 0
+  /** An unsticking turn is scheduled ({@link Replayer.unstickLater}). */
+  private unsticking = false
   /** Steps the program has re-issued so far. */
   private readonly seen = new Set<number>()
 
@@ -143,8 +145,12 @@ export class Replayer {
     }
     const order = found.order
     const ready = new Promise<void>((resolve) => {
-      if (order === this.next) resolve()
-      else this.waiting.set(order, resolve)
+      if (order === this.next) {
+        resolve()
+        return
+      }
+      this.waiting.set(order, resolve)
+      this.unstickLater()
     })
     return { kind: 'journal', outcome: found.record.outcome, ready, done: () => this.release(order) }
   }
@@ -157,6 +163,28 @@ export class Replayer {
     const wake = this.waiting.get(this.next)
     this.waiting.delete(this.next)
     wake?.()
+  }
+
+  /**
+   * Calls issued together reach the bridge in one turn of the event loop (one sandbox entry's
+   * calls are forwarded together). A reply still waiting one turn later waits for a call the
+   * program has not issued — it would only issue it after a reply (or never, if it diverged):
+   * the earliest waiting reply goes then, so a replay never hangs on its ordering.
+   */
+  private unstickLater(): void {
+    if (this.unsticking) return
+    this.unsticking = true
+    setImmediate(() => {
+      this.unsticking = false
+      if (this.waiting.size === 0) return
+      const earliest = Math.min(...this.waiting.keys())
+      if (earliest <= this.next) return
+      this.next = earliest
+      const wake = this.waiting.get(earliest)
+      this.waiting.delete(earliest)
+      wake?.()
+      if (this.waiting.size > 0) this.unstickLater()
+    })
   }
 
   /** The divergence of a program that ended without re-issuing every step of the state, or `undefined`. */

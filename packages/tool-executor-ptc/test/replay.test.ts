@@ -181,6 +181,22 @@ describe('Replayer', () => {
     expect(order).toEqual(['b', 'a'])
   })
 
+  test('a reply whose predecessor in settlement order is not asked for in the same turn goes one turn later (no hang)', async () => {
+    const replayer = new Replayer(state([ok(2, 'b'), ok(1, 'a')]), new Map())
+    const one = replayer.plan(1, 't', { v: 'a' })
+    if (one.kind !== 'journal') throw new Error('expected a journal plan')
+    let released = false
+    const waited = one.ready.then(() => {
+      released = true
+    })
+    await Promise.resolve()
+    expect(released).toBe(false)
+    await waited
+    one.done()
+    expect(released).toBe(true)
+    expect(replayer.unfinished()).toBe('replay diverged at sub-call 2: expected t {"v":"b"}, got the end of the program')
+  })
+
   test('plans a pending step by its decision, a later step live, and names what was never asked for', () => {
     const pending = [{ step: 2, callId: 'r:code:2', name: 'deploy', arguments: { v: 1 } }]
     const replayer = new Replayer(state([ok(1, 'a')], pending), new Map([['r:code:2', { type: 'approve' as const }]]))
