@@ -18,6 +18,7 @@ import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
 import { showConfigValue } from './unknown-keys'
 import { Pool, TURN } from './pool'
 import { HOLD, NEXT, PARK, StageCursor, type StepOutcome } from './runner/cursor'
+import { alreadyExecuted, RESTORED, resumedState, type BatchSuspendControl } from './suspend/control'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -92,6 +93,7 @@ function runContext(host: PipelineHost, options: RunnerOptions): RunContext {
     shownNames: undefined,
     lastName: undefined,
     lastFound: undefined,
+    suspend: options.suspend,
   }
 }
 
@@ -228,6 +230,11 @@ class Runner {
       state.dispatched = true
       return NEXT
     }
+    const suspend = this.run.suspend
+    if (suspend !== undefined) {
+      const gate = this.suspendGate(state, suspend)
+      if (gate !== undefined) return gate
+    }
     let admission: boolean | undefined
     try {
       admission = this.pool.acquire(state.parallel, this.run.signal)
@@ -240,6 +247,41 @@ class Runner {
     if (admission === undefined) return PARK
     this.launch(state, admission)
     return NEXT
+  }
+
+  /**
+   * What suspension decides at the start of a call with no outcome yet (`undefined`: it goes on
+   * to the pool). A pending call (deferred, or held back by the barrier rules) does not dispatch;
+   * a pending call of a resumed state is claimed in the resume ledger first — a call claimed
+   * before fails `ALREADY_EXECUTED`, and an asynchronous claim holds the cursor on the call.
+   */
+  private suspendGate(state: CallState, suspend: BatchSuspendControl): StepOutcome | undefined {
+    if (suspend.holds(state)) {
+      state.dispatched = true
+      return NEXT
+    }
+    if (!suspend.needsClaim(state.index)) return undefined
+    let claim: boolean | Promise<boolean>
+    try {
+      claim = suspend.claim(state.index, state.call.callId)
+    } catch (error) {
+      claim = Promise.reject(error)
+    }
+    if (claim === true) return undefined
+    if (claim === false) {
+      state.draft = alreadyExecuted(state, this.run)
+      state.dispatched = true
+      return NEXT
+    }
+    return this.startCursor.waitOn(
+      claim.then(
+        (ok) => {
+          if (ok !== true) state.draft = alreadyExecuted(state, this.run)
+        },
+        (error: unknown) => this.defect('resume ledger', state, error),
+      ),
+      this.pumpNow,
+    )
   }
 
   /**
@@ -290,19 +332,27 @@ class Runner {
     }
   }
 
-  private deliver(index: number, result: ToolResult): void {
+  private deliver(index: number, result: ToolResult | undefined): void {
     this.states[index] = undefined
     const resolve = this.resolvers[index]
     if (resolve !== undefined) {
       this.resolvers[index] = undefined
-      resolve(result)
-    } else this.results[index] = result
+      // `submit` runners never suspend (`RunnerOptions.suspend` is for `submitAll`): a result is there.
+      resolve(result!)
+    } else this.results[index] = result!
   }
 
   /** Stages 4–6 for the call at `index` once its dispatch ended: post-execute, then finalize and observe. */
   private completeStep(index: number): StepOutcome {
     const state = this.states[index]!
     if (!state.dispatched) return HOLD
+    if (this.run.suspend !== undefined) {
+      const restored = this.run.suspend.settled(state)
+      if (restored !== false) {
+        this.deliver(index, restored)
+        return NEXT
+      }
+    }
     let pending: void | Promise<void> = undefined
     try {
       pending = postExecute(state, this.run)
@@ -422,6 +472,7 @@ class Runner {
       state = defectState(entry, index, error, run)
       call = state.call
     }
+    run.suspend?.noteCall(index, call)
     if (run.log !== undefined && run.parent === undefined) {
       appendLog(run.log, this.host, { type: 'tool/call', callId: call.callId, name: call.name, arguments: call.arguments })
     }
@@ -432,6 +483,27 @@ class Runner {
     }
     this.states[index] = state
     this.submitted++
+  }
+
+  /**
+   * Stage 1 of a resumed batch: each call of the state, its completed result restored or its
+   * pending call's state rebuilt (`resumedState`); nothing is logged again (the session log has
+   * its `tool/call` from the first run).
+   */
+  private enqueueResumed(suspend: BatchSuspendControl): void {
+    for (const call of suspend.resumedCalls()) {
+      const index = this.submitted
+      const entry = suspend.stateCall(index)!
+      let state: CallState
+      try {
+        state = entry.status === 'completed' ? createState(call, index, RESTORED) : resumedState(call, index, entry, this.run)
+      } catch (error) {
+        this.host.report('prepare', error)
+        state = defectState(call, index, error, this.run)
+      }
+      this.states[index] = state
+      this.submitted++
+    }
   }
 
   /**
@@ -467,7 +539,8 @@ class Runner {
     // A large batch reads the caller's signal from a field while it runs (see `AbortWatch`).
     if (entries.length >= WATCH_MIN_CALLS) this.run.abort.watch()
     try {
-      for (const entry of entries) this.enqueue(entry, defer)
+      if (this.run.suspend?.resume !== undefined) this.enqueueResumed(this.run.suspend)
+      else for (const entry of entries) this.enqueue(entry, defer)
     } catch (error) {
       // Only reading the entries can throw here (an index getter); no listener stays behind.
       this.run.abort.unwatch()

@@ -63,6 +63,10 @@ export interface ResultContext {
  * - `TOOL_BLOCKED`: post-execute policy blocked the result.
  * - `TOOL_FAILED`: the body or a wrapper threw (an error's own `code` wins when it has one).
  * - `NO_EXECUTOR`: no executor is mounted for the scope (thrown by `execute`, not a result).
+ * - `TOOL_CHANGED`: a resumed call's tool definition differs from the one the batch was suspended
+ *   with (its hash of schemas and `version`); the call never runs under the other definition.
+ * - `ALREADY_EXECUTED`: the resume ledger says another resume of the same suspended batch claimed
+ *   this call already; it does not run again (its outcome is not known here).
  * - `TRUNCATED_ARGUMENTS` / `TRUNCATED_RESPONSE`: the provider adapters' answers for calls of a
  *   response cut at the model's output limit (the call's JSON is incomplete / the batch is); the
  *   call was never executed (bug case B22).
@@ -82,6 +86,8 @@ export type ToolErrorCode =
   | 'NO_EXECUTOR'
   | 'TRUNCATED_ARGUMENTS'
   | 'TRUNCATED_RESPONSE'
+  | 'TOOL_CHANGED'
+  | 'ALREADY_EXECUTED'
 
 /**
  * Structured failure detail. Never part of model-facing content (docs/design.md, "The batch and the pipeline": structured
@@ -243,6 +249,13 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   finalizeContent?(content: readonly ContentBlock[], input: FinalizeInput): readonly ContentBlock[] | undefined
   /** Installs execution-prepared content in place of `render` (before post-execute); copied like `render`'s (see {@link ToolOutput}). */
   projectContent?(args: Args, value: Value, exec: ToolExecution): readonly ContentBlock[] | undefined
+  /**
+   * The author's version of the tool's behaviour (e.g. `2`, `2026-12-01`). Part of the identity a
+   * suspended batch records for each pending call (with the name and both schemas): resuming a
+   * call whose tool's identity changed fails it `TOOL_CHANGED`. Bump it when the body's meaning
+   * changes without its schemas changing. Not shown to the model.
+   */
+  readonly version?: string
   /** Requests deferred loading on providers that support it; preserved through projection. */
   readonly deferLoading?: boolean
   /** `false` skips argument validation (a raw tool whose server validates for itself). */
@@ -418,12 +431,17 @@ export type PolicyDecision =
 /**
  * An approval service's answer to an `ask`. A rejection's `reason` is the model-facing message
  * verbatim (`Tool "x" was not approved` without one) and is also kept as `error.info.reason`.
+ * `defer` says a person will answer later: in a batch started with
+ * `ctx.tools.executeSuspendable()` (or resumed) the call is pending and the batch settles as
+ * suspended (see `BatchOutcome`); in any other batch the call fails closed, `TOOL_DENIED` with
+ * `info.name` `ApprovalDeferred`.
  * Any other answer (another `type`, a non-string `reason`, no object) fails closed like a
  * throwing service: `TOOL_DENIED`, `Tool "x" could not be checked by policy (approval): …`.
  */
 export type ApprovalDecision =
   | { readonly type: 'approve' }
   | { readonly type: 'reject'; readonly reason?: string }
+  | { readonly type: 'defer'; readonly reason?: string }
 
 /** The approval service consulted for `ask` decisions (mounted at ctx key `approval`). */
 export interface ApprovalService {

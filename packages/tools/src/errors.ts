@@ -142,6 +142,10 @@ export const messages = {
   approvalRejected(tool: string, reason: string | undefined): string {
     return authored(reason) ?? `Tool ${quoteText(tool)} was not approved`
   },
+  /** An approval deferred in a batch that cannot suspend (plain `ctx.tools.execute()`). */
+  approvalDeferred(tool: string): string {
+    return `Tool ${quoteText(tool)} needs approval and its approval was deferred, but this batch cannot suspend`
+  },
   policyFailed(tool: string, stage: string, problem: string): string {
     return `Tool ${quoteText(tool)} could not be checked by policy (${stage}): ${problem}`
   },

@@ -18,6 +18,7 @@ import type {
   ToolResult,
   ToolSchema,
 } from './contracts'
+import type { BatchSuspendControl } from './suspend/control'
 
 /**
  * A step-owned admitted tool set (docs/design.md, "The registry"). Produced by
@@ -136,6 +137,13 @@ export interface ExecutorBatch {
   readonly batchId?: string
   /** {@link ToolBatch.nameMap}: an executor that runs the batch's calls passes it to its runner. */
   readonly nameMap?: ToolNameMap
+  /**
+   * Set when the batch may suspend (`ctx.tools.executeSuspendable`) or resumes a suspended one
+   * (`ctx.tools.resume`): opaque; an executor hands it on by passing the batch (or a spread copy)
+   * to `pipeline.runBatch`. An executor that runs calls otherwise cannot suspend: a deferred
+   * approval then fails its call closed (`TOOL_DENIED`).
+   */
+  readonly suspend?: BatchSuspendControl
   /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
   definitions(): readonly AnyToolDefinition[]
 }
@@ -191,6 +199,8 @@ export interface RunnerOptions {
    * by their registry names): texts use registry names.
    */
   readonly nameMap?: ToolNameMap
+  /** A suspendable or resumed batch's control (`ExecutorBatch.suspend`); `pipeline.runBatch` passes it on. Used with `submitAll` only. */
+  readonly suspend?: BatchSuspendControl
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }

@@ -76,21 +76,43 @@ function approvalProblem(answer: unknown): string | undefined {
   if (answer === null || typeof answer !== 'object') return describeValue(answer)
   const { type, reason } = answer as { type?: unknown; reason?: unknown }
   if (type === 'approve') return undefined
-  if (type === 'reject') return reason === undefined || typeof reason === 'string' ? undefined : '{ type: "reject" } with a reason that is not a string'
+  if (type === 'reject' || type === 'defer') return reason === undefined || typeof reason === 'string' ? undefined : `{ type: "${type}" } with a reason that is not a string`
   return describeValue(answer)
 }
+
+const APPROVE = Object.freeze({ type: 'approve' as const })
 
 /** An `ask` decision: the approval service answers, then the guards run. */
 async function ask(state: CallState, run: RunContext, reason: string | undefined): Promise<void> {
   const exec = state.exec!
   const name = exec.name
   const approval = run.hooks.approval
+  const suspend = run.suspend
+  // A suspendable batch: an answer given before (in the state or to `resume`) answers the ask.
+  const known = suspend?.decisionFor(exec.callId)
+  if (known !== undefined || (approval === undefined && suspend?.resume !== undefined)) return answered(state, run, known ?? DEFER, reason)
   if (approval === undefined) {
     state.draft = policyOutcome(name, messages.askWithoutApproval(shownName(name, run), reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
     return
   }
+  let answer: unknown
   try {
-    const answer: unknown = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    answer = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+  } catch (error) {
+    if (run.abort.isAborted) state.draft = ABORTED_BEFORE
+    else state.draft = policyError('TOOL_DENIED', shownName(name, run), 'approval', describeThrown(error))
+    return
+  }
+  answered(state, run, answer, reason)
+}
+
+/** The deferral a resumed batch gives a call nobody answered yet (it stays pending). */
+const DEFER: ApprovalDecision = Object.freeze({ type: 'defer' })
+
+/** The approval service's (or a recorded) `answer` to the `ask` of `state`'s call, then the guards. */
+function answered(state: CallState, run: RunContext, answer: unknown, reason: string | undefined): void {
+  const name = state.exec!.name
+  {
     const problem = approvalProblem(answer)
     // A malformed answer fails closed, like a throwing service (so an abort that came first stays
     // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.
@@ -108,10 +130,17 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
       state.draft = ABORTED_BEFORE
       return
     }
-  } catch (error) {
-    if (run.abort.isAborted) state.draft = ABORTED_BEFORE
-    else state.draft = policyError('TOOL_DENIED', shownName(name, run), 'approval', describeThrown(error))
-    return
+    if ((answer as ApprovalDecision).type === 'defer') {
+      const deferral = (answer as { reason?: string }).reason ?? reason
+      if (run.suspend === undefined) {
+        state.draft = policyOutcome(name, messages.approvalDeferred(shownName(name, run)), 'ApprovalDeferred', deferral)
+        return
+      }
+      // Pending: no guard runs now (they run when it is answered, on resume).
+      state.suspended = deferral === undefined ? { status: 'awaiting-approval' } : { status: 'awaiting-approval', reason: deferral }
+      return
+    }
+    run.suspend?.recordDecision(state.exec!.callId, APPROVE)
   }
   guard(state, run)
 }

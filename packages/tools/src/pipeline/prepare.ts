@@ -125,9 +125,9 @@ export function revokedBySet(state: CallState, run: RunContext): Draft | undefin
 export function createState(call: RawToolCall, index: number, found: FoundTool | Draft): CallState {
   // Every field from the start: one object shape for every call (no transitions as stages fill it).
   if ('definition' in found) {
-    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: undefined, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined }
+    return { index, call, finalize: found.definition.finalizeContent, tool: found, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: undefined, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined, suspended: undefined }
   }
-  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: found, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined }
+  return { index, call, finalize: undefined, tool: undefined, exec: undefined, parallel: false, reachedPolicy: false, dispatched: false, repairs: undefined, draft: found, prebuilt: undefined, writable: false, attached: undefined, annotations: undefined, suspended: undefined }
 }
 
 /**

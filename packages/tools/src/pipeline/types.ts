@@ -11,6 +11,7 @@ import type { Listener } from '../chains'
 import type { AbortWatch } from '../abort-watch'
 import type { UnknownKeysMode } from '../unknown-keys'
 import type { Execution } from './execution'
+import type { BatchSuspendControl } from '../suspend/control'
 
 /** Scope-filtered listeners and guards for one scope, collected once per runner. */
 export interface StageHooks {
@@ -77,6 +78,8 @@ export interface RunContext {
    */
   lastName: string | undefined
   lastFound: FoundTool | undefined
+  /** The batch's suspension control when it may suspend or resumes (`RunnerOptions.suspend`). */
+  readonly suspend: BatchSuspendControl | undefined
 }
 
 /** A failure before an execution view existed, or at any later stage. */
@@ -113,6 +116,11 @@ export interface CallState {
   attached: ResultContext[] | undefined
   /** What `exec.annotate` recorded, taken (and cleared) once when the result's metadata is built. */
   annotations: Map<string, JsonValue> | undefined
+  /**
+   * Set when the call is pending in a suspendable batch (`suspend/control.ts`): its approval was
+   * deferred (`awaiting-approval`) or an earlier pending call holds it back (`blocked`).
+   */
+  suspended: { readonly status: 'awaiting-approval' | 'blocked'; readonly reason?: string; readonly blockedBy?: string } | undefined
 }
 
 /** A draft outcome. */

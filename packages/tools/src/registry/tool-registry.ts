@@ -11,6 +11,7 @@ import type {
   AnyToolDefinition,
   ApprovalService,
   Scope,
+  SessionLog,
   ToolGuard,
   ToolResult,
   ToolSchema,
@@ -33,9 +34,49 @@ import { validateDefinition } from './definition'
 import { addListener, type EventHooks } from './event-hooks'
 import { fiberName, isAgent, serviceOf } from './caller'
 import { ToolSet } from './tool-set'
+import { BatchSuspendControl } from '../suspend/control'
+import { checkDecision, escapePointer, type Suspension } from '../suspend/suspension'
+import { SuspensionError, type BatchOutcome, type ResumeDecision, type StatePayload, type SuspendedState } from '../suspend/types'
 import { duplicateNameError, registerToolGroup, type GroupHost } from './group'
 
 const NEVER_ABORTED = new AbortController().signal
+
+/** Where `executeSuspendable` and `resume` hand `execute` their control (not a public field of `ToolBatch`). */
+const SUSPEND: unique symbol = Symbol('suspend')
+
+/** What {@link ToolRegistry.resume} takes. */
+export interface ResumeOptions {
+  /** The state a suspended outcome returned (the object, or its JSON text). */
+  readonly state: SuspendedState | string
+  /** Decisions by call id for pending calls (partial decisions leave the rest pending). */
+  readonly decisions?: Readonly<Record<string, ResumeDecision>>
+  readonly suspension: Suspension
+  readonly agent?: Agent
+  readonly log?: SessionLog
+  readonly toolSet?: ResolvedToolSet
+  readonly signal?: AbortSignal
+  readonly nameMap?: ToolBatch['nameMap']
+}
+
+function checkSuspension(value: unknown, method: string): Suspension {
+  if (value === null || typeof value !== 'object' || typeof (value as Suspension).open !== 'function' || typeof (value as Suspension).sign !== 'function') {
+    throw new TypeError(`ctx.tools.${method}(): suspension must come from createSuspension(), got ${typeLabel(value)}`)
+  }
+  return value as Suspension
+}
+
+/** The caller's decisions, checked against the state's pending calls (errors name `/decisions/<id>`). */
+function checkDecisions(decisions: unknown, payload: StatePayload): Readonly<Record<string, ResumeDecision>> {
+  if (decisions === undefined) return {}
+  if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions)) throw new SuspensionError('DECISION_INVALID', '/decisions', `expected an object of call id → decision, got ${typeLabel(decisions)}`)
+  const pending = new Set(payload.calls.filter((c) => c.status !== 'completed').map((c) => c.callId))
+  for (const [id, decision] of Object.entries(decisions)) {
+    const at = `/decisions/${escapePointer(id)}`
+    if (!pending.has(id)) throw new SuspensionError('DECISION_INVALID', at, `no pending call of this state has id ${JSON.stringify(id)} (pending: ${[...pending].join(', ') || 'none'})`)
+    checkDecision(decision, at, 'DECISION_INVALID')
+  }
+  return decisions as Readonly<Record<string, ResumeDecision>>
+}
 
 /**
  * The tool registry (`ctx.tools`). Mount it with `ctx.plugin(ToolRegistry, config?)`.
@@ -534,11 +575,70 @@ export class ToolRegistry extends Service {
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
       ...(nameMap === undefined ? {} : { nameMap }),
+      ...((batch as { [SUSPEND]?: BatchSuspendControl })[SUSPEND] === undefined ? {} : { suspend: (batch as { [SUSPEND]?: BatchSuspendControl })[SUSPEND] }),
     }
     const hooks = self._eventHooks
     if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
     const results = await executor.execute(input)
     return Object.isFrozen(results) ? results : Object.freeze([...results])
+  }
+
+  /**
+   * {@link execute} for a batch that may suspend (package README, "Suspension and resume"): an
+   * approval service that answers `{ type: 'defer' }` leaves its call pending, and calls that
+   * must not run before it (by the barrier rules) pending as blocked; every other call runs and
+   * completes. Resolves with `{ status: 'complete', results }` (exactly what `execute` gives) or
+   * `{ status: 'suspended', results, pending, state }`: `state` is signed JSON to keep and pass to
+   * {@link resume} in any process with the same tools.
+   *
+   * @throws as {@link execute}; TypeError when `batch.suspension` is not a `createSuspension()` value.
+   */
+  async executeSuspendable(batch: ToolBatch & { readonly suspension: Suspension }): Promise<BatchOutcome> {
+    const suspension = checkSuspension(batch?.suspension, 'executeSuspendable')
+    const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
+    const batchId = `batch-${self._batchSeq + 1}`
+    const control = new BatchSuspendControl(suspension, scope.id, batchId, undefined)
+    return control.outcome(await self._executeWith(batch, control))
+  }
+
+  /**
+   * Resumes a suspended batch (package README, "Suspension and resume"): verifies the state
+   * (signature, key id, expiry, scope), consumes it in the resume ledger, and runs the pending
+   * calls through the scope's executor — each with its frozen arguments, its `ask` answered by
+   * `decisions` (else the approval service, which may defer again). Completed calls keep their
+   * stored results. Resolves like {@link executeSuspendable}: complete results shaped exactly as
+   * an unsuspended batch's, or still suspended with a new state (partial decisions).
+   *
+   * @throws SuspensionError (`code`, `pointer`) for a refused state or decision: `STATE_MALFORMED`,
+   *   `STATE_VERSION_UNSUPPORTED`, `STATE_UNKNOWN_KEY`, `STATE_SIGNATURE_INVALID`, `STATE_EXPIRED`,
+   *   `STATE_FOREIGN`, `STATE_REPLAYED`, `DECISION_INVALID`; nothing ran then.
+   */
+  async resume(input: ResumeOptions): Promise<BatchOutcome> {
+    if (input === null || typeof input !== 'object') throw new TypeError('ctx.tools.resume() takes { state, decisions, suspension, agent?, log?, toolSet?, signal?, nameMap? }')
+    const suspension = checkSuspension(input.suspension, 'resume')
+    const scope = input.agent?.scope ?? input.toolSet?.scope ?? scopeOf(this.ctx)
+    const self = serviceOf(this)
+    const payload = suspension.open(input.state, scope.id)
+    const decisions = checkDecisions(input.decisions, payload)
+    if ((await suspension.ledger.consumeState(payload.stateId, payload.expiresAt)) !== true) {
+      throw new SuspensionError('STATE_REPLAYED', '/payload/stateId', `state ${payload.stateId} was resumed before; resume the state that resume returned`)
+    }
+    const control = new BatchSuspendControl(suspension, scope.id, payload.batchId, { payload, decisions })
+    const batch: ToolBatch = {
+      calls: control.resumedCalls(),
+      ...(input.agent === undefined ? {} : { agent: input.agent }),
+      ...(input.log === undefined ? {} : { log: input.log }),
+      ...(input.toolSet === undefined ? {} : { toolSet: input.toolSet }),
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(input.nameMap === undefined ? {} : { nameMap: input.nameMap }),
+    }
+    return control.outcome(await self._executeWith(batch, control))
+  }
+
+  /** {@link execute} with a suspension control on the executor's batch. */
+  protected async _executeWith(batch: ToolBatch, control: BatchSuspendControl): Promise<readonly ToolResult[]> {
+    return this.execute.call(this, { ...batch, [SUSPEND]: control } as ToolBatch)
   }
 
   /** {@link execute} with `tools/batch-start` / `tools/batch-end` observers. */
@@ -568,6 +668,7 @@ export class ToolRegistry extends Service {
       ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
       ...(options?.admit === undefined ? {} : { admit: options.admit }),
       ...(options?.local === undefined ? {} : { local: options.local }),
+      ...(batch.suspend === undefined ? {} : { suspend: batch.suspend }),
     })
     return Object.freeze(await runner.submitAll(batch.calls))
   }

@@ -60,6 +60,20 @@ export class StageCursor {
   }
 
   /**
+   * Parks the cursor on `pending` without finishing the call's stage: once it settles, the
+   * cursor is free again and `resume` goes on with the pass, which runs the same call's step
+   * again (a step that waited for something before the stage itself, e.g. a ledger claim).
+   */
+  waitOn(pending: Promise<void>, resume: () => void): typeof PARK {
+    const go = (): void => {
+      this.parked = false
+      resume()
+    }
+    pending.then(go, go)
+    return PARK
+  }
+
+  /**
    * Parks the cursor on `pending` (returns {@link PARK} for the step to return): once it
    * settles, `settle` finishes the call's stage, the cursor moves past the call and `resume`
    * goes on with the runner's pass.
