@@ -3,11 +3,12 @@
  * for the worker (`callHost`).
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
-import { clip, safeString, type HostFunction } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { clip, isParked, safeString, type HostFunction } from '@deepseek-ai/dsh-tool-executor-ptc'
 
 /**
- * Invokes a binding and encodes its settlement for the worker: `T<json>` or
- * `E<{kind, toolName, message}>`, with the TypeScript runtime's checks and texts (a result that
+ * Invokes a binding and encodes its settlement for the worker: `T<json>`,
+ * `E<{kind, toolName, message}>`, or `P` when the binding parked the call (`SubCallParked`: its
+ * approval was deferred; the program's call stays pending and the run may suspend), with the TypeScript runtime's checks and texts (a result that
  * is not JSON, one over `valueBytes`, a failure's message clipped to `valueBytes` characters).
  */
 export async function callHost(binding: HostFunction, name: string, py: string, arg: JsonValue, valueBytes: number): Promise<string> {
@@ -15,6 +16,7 @@ export async function callHost(binding: HostFunction, name: string, py: string, 
   try {
     payload = await binding(arg)
   } catch (error) {
+    if (isParked(error)) return 'P'
     const p = error as { name?: unknown; toolName?: unknown; message?: unknown } | null | undefined
     const toolName = p !== null && typeof p === 'object' && p.name === 'ToolCallError' && typeof p.toolName === 'string' ? p.toolName : name
     const message = p !== null && typeof p === 'object' && typeof p.message === 'string' ? p.message : safeString(error)

@@ -17,7 +17,9 @@
  *   `sleep` and timeouts, belong to tasks, which are named instead).
  * - Stall: after every loop callback, a program still waiting while nothing is ready, no timer is
  *   live and no host call is pending (`host_pending()`) is cancelled and its run fails as
- *   `timeout` with `stalled_message`.
+ *   `timeout` with `stalled_message` — or, when a host call of the run was parked
+ *   (`host_parked()`: its approval deferred), ends as `suspended`. `check()` runs that test
+ *   outside a loop callback (the worker calls it when a reply parks a call).
  *
  * `state['run']` is the current run (`prelude/run.ts`'s `Run`: `program`, `events`, `waiting`,
  * `stopped`, `fail(kind, message)`).
@@ -25,7 +27,7 @@
 export const PY_LOOP = String.raw`
 import asyncio as _asyncio, collections as _collections, types as _types
 
-def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
+def _loop_hooks(loop, state, host_pending, host_parked, stalled_message, describe_exception):
     # Every future and task made through the loop gets this done-callback (WebLoop adds
     # loop._decrement_in_progress to each). WebLoop's own version retrieves the exception of a
     # future nobody is waiting on at that moment, which would hide it from the check at the end of
@@ -167,7 +169,8 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
             timers.difference_update(dead)
         if host_pending() > 0:
             return
-        run.fail('timeout', stalled_message)
+        # What it waits on includes a parked call (its approval deferred): the run suspends.
+        run.fail(*(('suspended', '') if host_parked() > 0 else ('timeout', stalled_message)))
         run.stopped = True
         # (The program may have replaced the loop's call_later: the cancellation must be delivered.)
         install()
@@ -224,5 +227,5 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
             loop._install_asyncgen_hooks()
             drain()
 
-    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush, pending_timers=pending_timers)
+    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush, pending_timers=pending_timers, check=after_step)
 `

@@ -1,7 +1,8 @@
 /**
  * The Python side of the runtime: evaluated once per interpreter (in a private namespace) by
  * the worker (`worker.ts`). `install(host_call, host_print, host_pending, config_json)` returns the object
- * the worker drives: `start(run_json)` begins one run and returns a future of the outcome JSON,
+ * the worker drives (`host_parked()` is the number of the run's host calls parked — their
+ * approval deferred, never answered in this run): `start(run_json)` begins one run and returns a future of the outcome JSON,
  * `abort()` stops it, `baseline()` records the state every run is reset to; after each run the
  * young generation of the garbage collector is collected, and `collect_all()` collects every one.
  *
@@ -32,6 +33,7 @@
  */
 import { PY_LOOP } from './loop'
 import { PY_PRELUDE_BASELINE } from './prelude/baseline'
+import { PY_PRELUDE_DETERMINISM } from './prelude/determinism'
 import { PY_PRELUDE_GUARDS } from './prelude/guards'
 import { PY_PRELUDE_JSON } from './prelude/json'
 import { PY_PRELUDE_PROGRAM } from './prelude/program'
@@ -40,11 +42,11 @@ import { PY_PRELUDE_RUN } from './prelude/run'
 /** `install()`: the loop layer (`loop.ts`) hooked to this interpreter's loop and run state. */
 const PY_PRELUDE_LOOP_HOOKS = String.raw`
     # ---- the loop: scheduling, settlement (loop.ts) ----------------------------------------
-    hooks = _loop_hooks(loop, state, host_pending, stalled_message, lambda exc, code: describe(exc, code))
+    hooks = _loop_hooks(loop, state, host_pending, host_parked, stalled_message, lambda exc, code: describe(exc, code))
 `
 
 /**
  * The Python prelude the worker evaluates once per interpreter. Its text also keys the memory
  * snapshot (`snapshot.ts`): any change to it makes a new snapshot.
  */
-export const PY_PRELUDE = PY_LOOP + PY_PRELUDE_GUARDS + PY_PRELUDE_BASELINE + PY_PRELUDE_LOOP_HOOKS + PY_PRELUDE_JSON + PY_PRELUDE_RUN + PY_PRELUDE_PROGRAM
+export const PY_PRELUDE = PY_LOOP + PY_PRELUDE_GUARDS + PY_PRELUDE_BASELINE + PY_PRELUDE_LOOP_HOOKS + PY_PRELUDE_JSON + PY_PRELUDE_DETERMINISM + PY_PRELUDE_RUN + PY_PRELUDE_PROGRAM

@@ -186,6 +186,7 @@ export function createPythonRuntime(options: PythonRuntimeOptions = {}): PythonC
   return {
     language: 'python',
     isolation: 'wasm',
+    suspendable: true,
     flavour: pythonFlavour,
     run,
     async warmUp() {

@@ -15,12 +15,14 @@ import {
   lazyWorkerScript,
   MAX_MESSAGE_CHARS,
   noteLines,
+  newSeed,
   renderValue,
   STALLED_MESSAGE,
   type HostFunction,
   type RunError,
   type RunInput,
   type RunLimits,
+  type RunDeterminism,
   type RunOutput,
 } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { callHost } from './host-call'
@@ -54,6 +56,10 @@ interface ActiveRun {
   timer: ReturnType<typeof setTimeout> | undefined
   kill: ReturnType<typeof setTimeout> | undefined
   readonly onAbort: () => void
+  /** The seed and clock journals the run was given (replayed) or drew (a first run). */
+  readonly determinism: RunDeterminism
+  /** Sub-calls whose binding parked them. */
+  parked: number
 }
 
 type EventLoopUtilization = ReturnType<Worker['performance']['eventLoopUtilization']>
@@ -161,6 +167,8 @@ export class PyWorker {
         timer: undefined,
         kill: undefined,
         onAbort: () => this.stop(run, abortError(input.signal)),
+        determinism: input.determinism ?? { seed: newSeed(), clock: [], perf: [] },
+        parked: 0,
       }
       this.active = run
       Atomics.store(new Int32Array(this.interrupt), 0, 0)
@@ -174,6 +182,9 @@ export class PyWorker {
         valueBytes: limits.valueBytes,
         outputBytes: limits.outputBytes,
         maxSubCalls: limits.maxSubCalls,
+        seed: run.determinism.seed,
+        clock: run.determinism.clock,
+        perf: run.determinism.perf,
       })
       this.schedule(run)
     })
@@ -300,6 +311,10 @@ export class PyWorker {
         const logs = [...message.logs]
         const error = run.override ?? this.classify(run, message)
         if (error !== undefined) return done({ logs, error, stats })
+        if (message.suspended !== undefined) {
+          const determinism = { seed: run.determinism.seed, clock: [...message.suspended.clock], perf: [...message.suspended.perf] }
+          return done({ logs, suspended: { determinism, parked: run.parked }, stats })
+        }
         if (message.value === undefined) return done({ logs, stats })
         // The TypeScript runtime's check and words: JSON text alone over the budget (its length in
         // UTF-16 units, as the guest measures it there).
@@ -361,6 +376,7 @@ export class PyWorker {
           : callHost(binding, name, py, arg, run.limits.valueBytes)
     void reply.then((text) => {
       run.inFlight--
+      if (text === 'P') run.parked++
       if (this.active !== run || run.closed) return
       if (run.replies.length === 0) {
         queueMicrotask(() => {

@@ -92,6 +92,10 @@ export type ToPyWorker =
       readonly valueBytes: number
       readonly outputBytes: number
       readonly maxSubCalls: number
+      /** The seed of `random` and the clock journals to replay (`prelude/determinism.ts`). */
+      readonly seed: number
+      readonly clock: readonly number[]
+      readonly perf: readonly number[]
     }
   | { readonly type: 'replies'; readonly runId: number; readonly replies: readonly { readonly callId: number; readonly text: string }[] }
   | { readonly type: 'abort'; readonly runId: number }
@@ -114,6 +118,8 @@ export type FromPyWorker =
       readonly tainted: string
       /** The memory cap refused a growth during the run. */
       readonly capReached: boolean
+      /** Set when the run suspended (it waits on parked calls): its clock journals. */
+      readonly suspended?: { readonly clock: readonly number[]; readonly perf: readonly number[] }
     }
 
 /** The slice of `WebAssembly.Memory` used here (the project's `lib` settings do not declare it). */
@@ -174,7 +180,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
     return
   }
 
-  let current: { runId: number; pending: Set<number>; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
+  let current: { runId: number; pending: Set<number>; parked: number; batch: { callId: number; name: string; json: string }[]; nextCallId: number } | undefined
   // A host call: queued for the main thread (one message per microtask checkpoint); its id, or 0
   // when no run is active. The reply comes back through deliver() (see 'replies').
   const hostCall = (name: string, json: string): number => {
@@ -199,21 +205,32 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   const namespace = pyodide.runPython(`__import__('sys').modules['${PRELUDE_MODULE}'].__dict__`) as PyProxyLike
   // Host calls of the current run not yet answered: while one is, a waiting program has not stalled.
   const hostPending = (): number => current?.pending.size ?? 0
-  const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string) => PyProxyLike
-  const api = install(hostCall, hostPrint, hostPending, JSON.stringify({ messageChars: data.messageChars, stalledMessage: data.stalledMessage }))
+  // Host calls of the current run parked (their approval deferred): a program waiting on one suspends.
+  const hostParked = (): number => current?.parked ?? 0
+  const install = namespace.get('install') as (a: unknown, b: unknown, c: unknown, d: string, e: unknown) => PyProxyLike
+  const api = install(hostCall, hostPrint, hostPending, JSON.stringify({ messageChars: data.messageChars, stalledMessage: data.stalledMessage }), hostParked)
   const start = api.get('start') as (spec: string) => PromiseLike<string> & PyProxyLike
   const abort = api.get('abort') as () => void
   const baseline = api.get('baseline') as () => void
   const collectAll = api.get('collect_all') as () => number
   const deliver = api.get('deliver') as (callId: number, text: string) => void
   const flush = api.get('flush') as () => void
-  /** Hands replies to Python and runs what they made ready, now. */
+  const check = api.get('check') as () => void
+  /** Hands replies to Python and runs what they made ready, now; a parked call (`P`) is not answered, and the run is checked for suspension. */
   const answer = (state: NonNullable<typeof current>, replies: readonly { readonly callId: number; readonly text: string }[]): void => {
+    let parked = false
     try {
-      for (const { callId, text } of replies) if (state.pending.delete(callId)) deliver(callId, text)
+      for (const { callId, text } of replies) {
+        if (!state.pending.delete(callId)) continue
+        if (text === 'P') {
+          state.parked++
+          parked = true
+        } else deliver(callId, text)
+      }
     } finally {
       try {
         flush()
+        if (parked) check()
       } catch {
         // A KeyboardInterrupt (a stop) or SystemExit raised out of a task: the task has recorded
         // it, and what was not run yet stays queued for the loop.
@@ -226,7 +243,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   hardenRealm(pyodide as unknown as Record<string, unknown>)
   // One run through the whole path (compile, exec, await, print, JSON), so the first real run
   // does not pay for the code paths WebAssembly and CPython touch for the first time.
-  const warm = start(JSON.stringify({ code: WARM_PROGRAM, tools: [], valueBytes: 1024, outputBytes: 1024, maxSubCalls: 1 }))
+  const warm = start(JSON.stringify({ code: WARM_PROGRAM, tools: [], valueBytes: 1024, outputBytes: 1024, maxSubCalls: 1, seed: 0 }))
   try {
     await warm
   } finally {
@@ -237,7 +254,7 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
   send(made === undefined ? { type: 'ready', baselineBytes } : { type: 'ready', baselineBytes, snapshot: made }, made === undefined ? [] : [made.buffer as ArrayBuffer])
 
   const run = async (message: Extract<ToPyWorker, { type: 'run' }>): Promise<void> => {
-    const state = { runId: message.runId, pending: new Set<number>(), batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
+    const state = { runId: message.runId, pending: new Set<number>(), parked: 0, batch: [] as { callId: number; name: string; json: string }[], nextCallId: 0 }
     current = state
     cap = baselineBytes + message.memoryBytes
     const refusedAtStart = refused
@@ -247,8 +264,11 @@ export async function servePython(port: MessagePort, data: PyWorkerData): Promis
       valueBytes: message.valueBytes,
       outputBytes: message.outputBytes,
       maxSubCalls: message.maxSubCalls,
+      seed: message.seed,
+      clock: message.clock,
+      perf: message.perf,
     })
-    let outcome: { logs: string[]; value?: string; error?: { kind: string; message: string }; tainted: string }
+    let outcome: { logs: string[]; value?: string; error?: { kind: string; message: string }; tainted: string; suspended?: { clock: number[]; perf: number[] } }
     try {
       const task = start(spec)
       try {

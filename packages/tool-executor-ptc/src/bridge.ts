@@ -10,7 +10,9 @@
  * Settlement aborts in-flight sub-calls, abandons queued ones and drains them before
  * `run_code` returns.
  */
-import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, ResolvedToolSet, ToolExecution, ToolPipeline } from '@deepseek-ai/dsh-tools'
+import type { AnyToolDefinition, CallRunner, ContentBlock, JsonValue, RawToolCall, ResolvedToolSet, RunnerOptions, ToolExecution, ToolPipeline, ToolResult } from '@deepseek-ai/dsh-tools'
+import { type PendingSubCall, type Replayer, type SubCallDecision, type SubCallOutcome, type SubCallRecord } from './replay'
+import { SubCallParked } from './runtime/host-call'
 import type { HostFunction, ToolCallErrorLike } from './runtime/types'
 
 /**
@@ -28,10 +30,37 @@ export class ProgramSettledError extends Error {
   }
 }
 
+/** A sub-call whose approval was deferred: the registry's description of it (its pending call), kept opaque. */
+export interface DeferredSubCall {
+  readonly deferred: unknown
+}
+
+/**
+ * How sub-calls meet the registry's suspension API: the options of the sub-call runner (a
+ * runner that may defer, and the decisions that answer the pending calls of a replayed run), and
+ * one submission whose answer is a result or a deferral.
+ */
+export interface SubCallSuspension {
+  /** Options merged into the sub-call runner's; `decisions` are those of a resumed run, by sub-call id (empty for a first run). */
+  runnerOptions(exec: ToolExecution, decisions: ReadonlyMap<string, SubCallDecision>): Partial<RunnerOptions>
+  /** Submits one sub-call: its result, or a {@link DeferredSubCall} when its approval was deferred. */
+  submit(runner: CallRunner, call: RawToolCall): Promise<ToolResult | DeferredSubCall>
+}
+
 /** A bridge for one `run_code` execution. */
 export interface SubCallBridge {
   /** One host function per visible tool, keyed by tool name. */
   readonly bindings: Readonly<Record<string, HostFunction>>
+  /** The signal the run must use: the call's own, also aborted when a replay diverges. */
+  readonly signal: AbortSignal
+  /** The sub-calls that settled, in the order they settled (replayed ones included). */
+  readonly journal: readonly SubCallRecord[]
+  /** The sub-calls parked for a decision, in the order they were parked. */
+  readonly pending: readonly PendingSubCall[]
+  /** The registry's descriptions of the calls deferred in this run ({@link DeferredSubCall.deferred}), in the order they were deferred. */
+  readonly deferred: readonly unknown[]
+  /** The divergence text when a replay diverged (code `PTC_REPLAY_DIVERGED`). */
+  divergence(): string | undefined
   /** Aborts in-flight sub-calls and abandons queued ones (synchronous; the runtime's `onSettle`). */
   abort(): void
   /** {@link abort}, then resolves once every sub-call has settled (drained). */
@@ -45,6 +74,14 @@ export interface BridgeOptions {
   readonly definitions: readonly AnyToolDefinition[]
   readonly toolSet: ResolvedToolSet | undefined
   readonly maxParallelSubCalls: number
+  /** The replay of a resumed run (journal answers, decided pending calls). */
+  readonly replay?: Replayer
+  /** Suspension hooks; absent: a deferred call is never recognised. */
+  readonly suspension?: SubCallSuspension
+  /** The decisions of a resumed run, by sub-call id. */
+  readonly decisions?: ReadonlyMap<string, SubCallDecision>
+  /** Whether the runtime can suspend; when not, a deferred sub-call fails instead of parking. */
+  readonly suspendable?: boolean
 }
 
 /**
@@ -55,6 +92,12 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   const { exec, pipeline } = options
   const settled = new AbortController()
   const signal = AbortSignal.any([exec.signal, settled.signal])
+  const diverged = new AbortController()
+  const runSignal = options.replay === undefined ? exec.signal : AbortSignal.any([exec.signal, diverged.signal])
+  const journal: SubCallRecord[] = []
+  const pending: PendingSubCall[] = []
+  const deferred: unknown[] = []
+  let divergence: string | undefined
   let runner: CallRunner | undefined
   let n = 0
   const log = exec.log
@@ -75,13 +118,48 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       maxParallel: options.maxParallelSubCalls,
       ...(exec.agent === undefined ? {} : { agent: exec.agent }),
       ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),
+      ...options.suspension?.runnerOptions(exec, options.decisions ?? new Map()),
       onCallStart: (call, args) => append({ type: 'tool/code-dispatch-start', callId: call.callId, parentCallId: exec.callId, name: call.name, arguments: args }),
     }))
 
+  /** The program receives `outcome` (a value, or a thrown ToolCallError). */
+  const receive = (toolName: string, callId: string, outcome: SubCallOutcome): JsonValue => {
+    if (!outcome.ok) throw failure(outcome.toolName, outcome.message)
+    if (outcome.images !== undefined && !settled.signal.aborted) exec.attachContext({ source: `${toolName} (${callId})`, content: [...outcome.images] })
+    return outcome.value
+  }
+
   const call = async (toolName: string, args: JsonValue): Promise<JsonValue> => {
     if (settled.signal.aborted) throw failure(toolName, 'the program has already finished')
-    const callId = `${exec.callId}:code:${++n}`
-    const result = await getRunner().submit({ callId, name: toolName, arguments: args === undefined ? {} : args })
+    const step = ++n
+    const callId = `${exec.callId}:code:${step}`
+    const argument = args === undefined ? {} : args
+    const plan = options.replay?.plan(step, toolName, argument) ?? { kind: 'live' as const }
+    switch (plan.kind) {
+      case 'diverged':
+        // The run stops at once (its signal); nothing the program asked for runs.
+        divergence ??= plan.message
+        diverged.abort(new Error(plan.message))
+        throw new SubCallParked(toolName)
+      case 'journal':
+        await plan.ready
+        journal.push({ step, callId, name: toolName, arguments: argument, outcome: plan.outcome })
+        plan.done()
+        return receive(toolName, callId, plan.outcome)
+      case 'undecided':
+        pending.push({ step, callId, name: toolName, arguments: argument })
+        throw new SubCallParked(toolName)
+    }
+    const raw: RawToolCall = { callId, name: toolName, arguments: argument }
+    // A decided pending call is answered by the runner's decisions (runnerOptions).
+    const answer = options.suspension === undefined ? await getRunner().submit(raw) : await options.suspension.submit(getRunner(), raw)
+    if ('deferred' in answer) {
+      if (options.suspendable !== true) throw failure(toolName, `the approval of ${toolName} was deferred, but this code runtime cannot suspend a program (APPROVAL_NOT_SUSPENDABLE)`)
+      pending.push({ step, callId, name: toolName, arguments: argument })
+      deferred.push(answer.deferred)
+      throw new SubCallParked(toolName)
+    }
+    const result = answer
     append({
       type: 'tool/code-dispatch',
       callId,
@@ -91,9 +169,20 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
       content: result.content,
       ...(result.isError ? { error: result.error } : {}),
     })
-    if (result.isError) throw failure(toolName, result.error.message)
-    if (!settled.signal.aborted && result.content.some(isImage)) exec.attachContext({ source: `${toolName} (${callId})`, content: result.content.filter(isImage) })
-    return result.value
+    if (options.suspension === undefined) {
+      // No suspension: nothing is journaled (the path of every run before suspension existed).
+      if (result.isError) throw failure(toolName, result.error.message)
+      if (!settled.signal.aborted && result.content.some(isImage)) exec.attachContext({ source: `${toolName} (${callId})`, content: result.content.filter(isImage) })
+      return result.value
+    }
+    const images = result.content.some(isImage) ? result.content.filter(isImage) : []
+    const outcome: SubCallOutcome = result.isError
+      ? { ok: false, toolName, message: result.error.message }
+      : images.length > 0
+        ? { ok: true, value: result.value, images }
+        : { ok: true, value: result.value }
+    journal.push({ step, callId, name: toolName, arguments: argument, outcome })
+    return receive(toolName, callId, outcome)
   }
 
   const bindings: Record<string, HostFunction> = Object.create(null) as Record<string, HostFunction>
@@ -103,6 +192,11 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
   }
   return {
     bindings,
+    signal: runSignal,
+    journal,
+    pending,
+    deferred,
+    divergence: () => divergence,
     abort() {
       if (!settled.signal.aborted) settled.abort(new ProgramSettledError())
     },

@@ -19,11 +19,13 @@ import {
   type JsonObject,
   type JsonValue,
   type ToolDefinition,
+  type ToolExecution,
   type ToolExecutor,
   type ToolResult,
   type ToolSchema,
 } from '@deepseek-ai/dsh-tools'
-import { createBridge } from './bridge'
+import { createBridge, type SubCallSuspension } from './bridge'
+import { checkPtcRunState, PTC_REPLAY_DIVERGED, PTC_STATE_VERSION, Replayer, type PtcRunState, type SubCallDecision } from './replay'
 import { RUN_LIMIT_KEYS, validateLimits } from './limits'
 import { renderRunOutput } from './render'
 import { accessor } from './runtime/host-call'
@@ -58,10 +60,31 @@ export interface PtcExecutorConfig {
    * instead of on the first `run_code`. Default `true`.
    */
   readonly warmUp?: boolean
+  /**
+   * Suspension of programs whose sub-call approval is deferred (see {@link PtcSuspension} and
+   * `replay.ts`). Absent: a deferred sub-call is never recognised and programs never suspend.
+   */
+  readonly suspension?: PtcSuspension
+}
+
+/**
+ * Where the PTC executor meets the core's suspension API: the sub-call hooks of
+ * {@link SubCallSuspension}, plus how a `run_code` call learns it is being resumed and how its
+ * body ends when its program suspends.
+ */
+export interface PtcSuspension extends SubCallSuspension {
+  /** The state and decisions when `exec` (a `run_code` call) is being resumed; `undefined` for a first run. */
+  resumeOf(exec: ToolExecution): { readonly state: unknown; readonly decisions: ReadonlyMap<string, SubCallDecision> } | undefined
+  /**
+   * Ends the body of `exec`, whose program suspended with `state` (pending sub-calls in
+   * `state.pending`); `deferred` holds the registry's descriptions of the calls deferred in this
+   * run (what `submit` returned). Must throw.
+   */
+  suspend(state: PtcRunState, exec: ToolExecution, deferred: readonly unknown[]): never
 }
 
 /** The fields of {@link PtcExecutorConfig}, in the order an unknown-key message lists them. */
-const PTC_CONFIG_KEYS = ['maxParallelSubCalls', 'maxParallelRuns', 'limits', 'runtime', 'timeoutMs', 'warmUp'] as const satisfies readonly (keyof PtcExecutorConfig)[]
+const PTC_CONFIG_KEYS = ['maxParallelSubCalls', 'maxParallelRuns', 'limits', 'runtime', 'timeoutMs', 'warmUp', 'suspension'] as const satisfies readonly (keyof PtcExecutorConfig)[]
 
 /** The PTC executor: a {@link ToolExecutor} whose runtime can be started ahead of the first run. */
 export interface PtcToolExecutor extends ToolExecutor {
@@ -151,6 +174,23 @@ function checkRuntime(runtime: unknown): void {
 }
 
 /**
+ * The checked resume input of a `run_code` call, `undefined` for a first run.
+ *
+ * @throws ToolError `PTC_STATE_INVALID` naming the field for a state that is not a
+ *   {@link PtcRunState}, of another language, or of another program.
+ */
+function resumeInput(suspension: PtcSuspension | undefined, exec: ToolExecution, program: string, language: string): { state: PtcRunState; decisions: ReadonlyMap<string, SubCallDecision> } | undefined {
+  const resumed = suspension?.resumeOf(exec)
+  if (resumed === undefined) return undefined
+  const problem = checkPtcRunState(resumed.state)
+  if (problem !== undefined) throw new ToolError('PTC_STATE_INVALID', `the run_code state is malformed: ${problem}`)
+  const state = resumed.state as PtcRunState
+  if (state.language !== language) throw new ToolError('PTC_STATE_INVALID', `the run_code state is for a ${state.language} runtime, this executor runs ${language}`)
+  if (state.program !== program) throw new ToolError('PTC_STATE_INVALID', 'the run_code state holds another program than the call being resumed')
+  return { state, decisions: resumed.decisions }
+}
+
+/**
  * Creates a PTC executor. Mount it with `ctx.tools.mount(createPtcExecutor(config))` or use the
  * `PtcExecutor` plugin.
  *
@@ -174,6 +214,14 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
   }
   if (config.warmUp !== undefined && typeof config.warmUp !== 'boolean') throw new RangeError(`warmUp must be a boolean, got ${showConfigValue(config.warmUp)}`)
   if (config.runtime !== undefined) checkRuntime(config.runtime)
+  if (config.suspension !== undefined) {
+    const s = config.suspension as unknown as Record<string, unknown> | null
+    for (const key of ['runnerOptions', 'submit', 'resumeOf', 'suspend']) {
+      if (s === null || typeof s !== 'object' || typeof s[key] !== 'function') {
+        throw new RangeError(`suspension must be a PtcSuspension ({ runnerOptions, submit, resumeOf, suspend }): ${key} must be a function, got ${showConfigValue(s?.[key])}`)
+      }
+    }
+  }
   const ownRuntime = config.runtime === undefined ? createQuickJsRuntime() : undefined
   const runtime: CodeRuntime = config.runtime ?? ownRuntime!
   const flavour = runtime.flavour ?? TYPESCRIPT_FLAVOUR
@@ -203,19 +251,39 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     async execute(args, exec): Promise<RunCodeValue> {
       if (exec.signal.aborted) throw exec.signal.reason
       const definitions = batch.definitions()
-      const bridge = createBridge({ exec, pipeline: batch.pipeline, definitions, toolSet: batch.toolSet, maxParallelSubCalls })
+      const resumed = resumeInput(config.suspension, exec, args.code, runtime.language)
+      const replay = resumed === undefined ? undefined : new Replayer(resumed.state, resumed.decisions)
+      const bridge = createBridge({
+        exec,
+        pipeline: batch.pipeline,
+        definitions,
+        toolSet: batch.toolSet,
+        maxParallelSubCalls,
+        ...(replay === undefined ? {} : { replay }),
+        ...(config.suspension === undefined ? {} : { suspension: config.suspension }),
+        ...(resumed === undefined ? {} : { decisions: resumed.decisions }),
+        suspendable: runtime.suspendable === true,
+      })
       let output
       try {
         output = await runtime.run({
           program: args.code,
           bindings: bridge.bindings,
-          signal: exec.signal,
+          signal: bridge.signal,
           limits,
           onSettle: () => bridge.abort(),
           tools: sdkTools(definitions),
+          ...(resumed === undefined ? {} : { determinism: resumed.state.determinism }),
         })
       } finally {
         await bridge.settle()
+      }
+      const kind = output.error?.kind
+      const divergence = bridge.divergence() ?? (replay !== undefined && (kind === undefined || kind === 'exception') ? replay.unfinished() : undefined)
+      if (divergence !== undefined && !exec.signal.aborted) throw new ToolError(PTC_REPLAY_DIVERGED, divergence)
+      if (output.suspended !== undefined && config.suspension !== undefined) {
+        const state: PtcRunState = { version: PTC_STATE_VERSION, language: runtime.language, program: args.code, journal: [...bridge.journal], pending: [...bridge.pending], determinism: output.suspended.determinism }
+        config.suspension.suspend(state, exec, bridge.deferred)
       }
       if (output.error !== undefined) {
         if (output.error.kind === 'abort' && exec.signal.aborted) throw exec.signal.reason

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import { createPtcExecutor, createQuickJsRuntime, ModulePool, PtcExecutor, TYPESCRIPT_FLAVOUR, validateLimits, type PtcExecutorConfig, type QuickJsRuntimeOptions } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 
-const EXECUTOR_KEYS = 'maxParallelSubCalls, maxParallelRuns, limits, runtime, timeoutMs, warmUp'
+const EXECUTOR_KEYS = 'maxParallelSubCalls, maxParallelRuns, limits, runtime, timeoutMs, warmUp, suspension'
 const LIMIT_KEYS = 'computeMs, wallMs, memoryBytes, outputBytes, valueBytes, maxSubCalls, stackBytes'
 
 let h: Harness | undefined
@@ -43,6 +43,14 @@ describe('createPtcExecutor', () => {
       runtime,
       timeoutMs: 10_000,
       warmUp: false,
+      suspension: {
+        runnerOptions: () => ({}),
+        submit: (runner, call) => runner.submit(call),
+        resumeOf: () => undefined,
+        suspend: () => {
+          throw new Error('suspended')
+        },
+      },
     }
     for (const config of [all, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } }, {}, undefined]) createPtcExecutor(config).dispose?.()
     runtime.dispose?.()

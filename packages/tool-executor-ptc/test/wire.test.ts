@@ -63,11 +63,16 @@ describe('replies messages', () => {
     expect(replyFrame(5, { rejection: { kind: 'invalid', message: 'no' } })).toBe('5:3:2:no')
   })
 
+  it('frame a parked call (its approval deferred) as code 7 with an empty text', () => {
+    expect(replyFrame(5, { parked: true })).toBe('5:7:0:')
+    expect(parseRepliesMessage('2:5:7:0:6:0:1:1')).toEqual({ runId: 2, replies: [{ callId: 5, reply: { parked: true } }, { callId: 6, reply: { text: '1' } }] })
+  })
+
   it.each([
     ['', 'bad run id at 0'],
     ['-1:1:0:2:{}', 'bad run id at 0'],
     ['1:x:0:2:{}', 'bad call id at 2'],
-    ['1:1:7:2:no', 'bad reply code at 4'],
+    ['1:1:8:2:no', 'bad reply code at 4'],
     ['1:1:0:3:{}', 'length 3 past the end'],
     ['1:1:0:', 'bad length at 6'],
     ['1:1:4:2:no', 'bad length at 10'],

@@ -44,7 +44,7 @@ class _Finder:
             raise ModuleNotFoundError(f"module {name!r} is not available in run_code programs", name=name)
         return None
 
-def install(host_call, host_print, host_pending, config_json):
+def install(host_call, host_print, host_pending, config_json, host_parked):
     config = _json.loads(config_json)
     message_chars = config['messageChars']
     stalled_message = config['stalledMessage']

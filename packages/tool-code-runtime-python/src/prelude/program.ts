@@ -78,6 +78,7 @@ export const PY_PRELUDE_PROGRAM = String.raw`
                 setattr(_os, fn, no_process(fn))
         _sys.setrecursionlimit = clamped_recursion_limit
         _time.sleep = interruptible_sleep
+        install_determinism(run)
         hidden = {}
         for name in list(_sys.modules):
             if _blocked(name):
@@ -190,7 +191,9 @@ export const PY_PRELUDE_PROGRAM = String.raw`
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
         if run.notes:
             result['notes'] = run.notes
-        if run.failure is not None:
+        if run.failure is not None and run.failure['kind'] == 'suspended':
+            result['suspended'] = clock_journal(run)
+        elif run.failure is not None:
             result['error'] = run.failure
         elif out is not None:
             result['value'] = out
@@ -217,5 +220,5 @@ export const PY_PRELUDE_PROGRAM = String.raw`
 
     _sys.meta_path.insert(0, _Finder)
     hooks.install()
-    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush, 'collect_all': _gc.collect}
+    return {'start': start, 'abort': abort, 'baseline': baseline, 'deliver': hooks.deliver, 'flush': hooks.flush, 'check': hooks.check, 'collect_all': _gc.collect}
 `

@@ -40,6 +40,8 @@ export const PY_PRELUDE_RUN = String.raw`
             self.events = []
             # Host call id → the future its reply resolves.
             self.waiting = {}
+            # The journaled clocks (wall, monotonic) of the run (determinism.ts).
+            self.clocks = None
 
         def fail(self, kind, message):
             if self.failure is None:

@@ -51,6 +51,7 @@ export { markupErrorMessage } from './recover'
 export { RECOVERED_CALL_ID_PREFIX } from './finalize'
 export { TRUNCATED_ARGUMENTS, TRUNCATED_RESPONSE, truncatedCallResults } from './truncation'
 export { type SettledCalls, settleParsedCalls } from './settle'
+export { type ResultDelivery, type TurnResults, turnResults } from './pending'
 export { STRICT_MAX_DEPTH } from './schema/strict'
 export {
   type RequestInput,

@@ -15,8 +15,30 @@ export interface GuestRejection {
   readonly message: string
 }
 
-/** How a sub-call settled, as the guest receives it: JSON text of the result, or a rejection. */
-export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection }
+/**
+ * How a sub-call settled, as the guest receives it: JSON text of the result, or a rejection; or
+ * `parked`: the call will not settle in this run (its approval was deferred), the guest's
+ * promise stays pending, and a run that can make no progress without it ends as suspended.
+ */
+export type HostReply = { readonly text: string } | { readonly rejection: GuestRejection } | { readonly parked: true }
+
+/**
+ * What a {@link HostFunction} rejects with to park its sub-call: the call is not answered in this
+ * run (its approval was deferred; the PTC bridge records it as pending). A runtime that can
+ * suspend (`CodeRuntime.suspendable`) keeps the program's promise pending and ends the run as
+ * suspended once nothing else can progress; see `RunOutput.suspended`.
+ */
+export class SubCallParked extends Error {
+  override readonly name = 'SubCallParked'
+  constructor(readonly toolName: string) {
+    super(`the call of ${toolName} waits for a decision`)
+  }
+}
+
+/** Whether `error` is a {@link SubCallParked}. */
+export function isParked(error: unknown): error is SubCallParked {
+  return error instanceof SubCallParked
+}
 
 /**
  * Where an engine sends the sub-calls of one run. `call` receives the tool's position in
@@ -81,6 +103,7 @@ export async function callBinding(binding: HostFunction, name: string, arg: Json
   try {
     payload = await binding(arg)
   } catch (error) {
+    if (isParked(error)) return { parked: true }
     return { rejection: toolRejection(name, error, valueBytes) }
   }
   let text: string | undefined

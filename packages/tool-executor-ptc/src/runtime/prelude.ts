@@ -57,6 +57,7 @@ import { transformSync } from 'esbuild'
 import { PRELUDE_ASYNC_HELPER } from './async-helper'
 import { PRELUDE_CONSOLE } from './prelude-console'
 import { PRELUDE_TIMERS } from './prelude-timers'
+import { withDeterminism } from './determinism'
 
 let minified: string | undefined
 
@@ -67,9 +68,9 @@ let minified: string | undefined
 export function preludeCode(): string {
   if (minified === undefined) {
     try {
-      minified = transformSync(PRELUDE_SOURCE, { minifyWhitespace: true, minifyIdentifiers: true, target: 'es2020', logLevel: 'silent' }).code
+      minified = transformSync(withDeterminism(PRELUDE_SOURCE), { minifyWhitespace: true, minifyIdentifiers: true, target: 'es2020', logLevel: 'silent' }).code
     } catch {
-      minified = PRELUDE_SOURCE
+      minified = withDeterminism(PRELUDE_SOURCE)
     }
   }
   return minified

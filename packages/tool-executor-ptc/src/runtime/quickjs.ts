@@ -33,6 +33,7 @@ import { checkConfigObject, showConfigValue, type JsonValue } from '@deepseek-ai
 import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
+import { newSeed } from './determinism'
 import { preludeCode } from './prelude'
 import { dropAsyncHelper } from './async-helper'
 import { placePositions } from './positions'
@@ -245,7 +246,8 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
     // Error positions name the model's own lines (positions.ts), through the strip's source map.
     const placed = (output: RunOutput): Promise<RunOutput> => placePositions(output, input.program, stripped.code, dropAsyncHelper(stripped.code))
-    if (thread === 'worker') return placed(await workerPool().run({ code: stripped.code, input, limits, started }))
+    const determinism = input.determinism ?? { seed: newSeed(), clock: [], perf: [] }
+    if (thread === 'worker') return placed(await workerPool().run({ code: stripped.code, input, limits, determinism, started }))
     let entry: SandboxModule
     try {
       entry = await pool.acquire(limits.memoryBytes)
@@ -258,7 +260,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     }
     const output = await new Promise<RunOutput>((resolve) => {
       const host = bindingsLink(input.bindings, limits.valueBytes)
-      new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, started, watchdog, graceMs, resolve }).start()
+      new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, determinism, started, watchdog, graceMs, resolve }).start()
     })
     return placed(output)
   }
@@ -275,6 +277,7 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
   return {
     language: 'typescript',
     isolation: 'wasm',
+    suspendable: true,
     run: (input) => run(input),
     stats: () => ({
       activeRuns,

@@ -4,9 +4,11 @@
  */
 import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { RunLimits } from '../limits'
+import type { RunDeterminism } from './determinism'
 import type { SdkTool } from '../sdk'
 
 export type { RunLimits } from '../limits'
+export type { RunDeterminism } from './determinism'
 
 /**
  * A host function the program reaches as `tools.<name>(args)` (a sub-call). It receives a JSON
@@ -79,6 +81,26 @@ export interface RunInput {
    * argument names) reads it, others may ignore it.
    */
   readonly tools?: readonly SdkTool[]
+  /**
+   * Replays time and randomness (a resumed program, run again from the start): `Math.random()`
+   * draws from `seed`, and the clock reads are answered from the journals in order before the
+   * real clock is read again. Absent: a fresh seed, the real clock. Only a runtime with
+   * {@link CodeRuntime.suspendable} reads it.
+   */
+  readonly determinism?: RunDeterminism
+}
+
+/**
+ * A run that ended because the program waits on parked sub-calls and nothing else can progress
+ * ({@link RunOutput.suspended}). Its printed lines and partial work are discarded by the caller:
+ * resuming runs the program again from the start with {@link RunInput.determinism} set to
+ * {@link RunSuspension.determinism}.
+ */
+export interface RunSuspension {
+  /** The seed the run drew from and every clock read it made. */
+  readonly determinism: RunDeterminism
+  /** How many of its sub-calls were parked. */
+  readonly parked: number
 }
 
 /**
@@ -96,6 +118,8 @@ export interface RunOutput {
    * Python task). Absent when there was none. Rendered after the output (`renderRunOutput`).
    */
   readonly notes?: readonly string[]
+  /** Set (and `value`, `error` absent) when the run suspended: see {@link RunSuspension}. */
+  readonly suspended?: RunSuspension
   readonly stats?: RunStats
 }
 
@@ -133,6 +157,13 @@ export interface CodeRuntime {
   readonly isolation: 'wasm' | 'process' | 'none' | (string & {})
   /** Runs one program. Never rejects. */
   run(input: RunInput): Promise<RunOutput>
+  /**
+   * Whether runs can suspend and replay: a binding that rejects with `SubCallParked` keeps the
+   * program's call pending, the run ends with {@link RunOutput.suspended} once nothing else can
+   * progress, and {@link RunInput.determinism} replays time and randomness. Without it, the PTC
+   * executor fails a sub-call whose approval is deferred instead (`APPROVAL_NOT_SUSPENDABLE`).
+   */
+  readonly suspendable?: boolean
   /**
    * Optional: the SDK flavour and `run_code` texts of this runtime's language. Absent → the
    * TypeScript flavour (the default runtime's texts, byte for byte).

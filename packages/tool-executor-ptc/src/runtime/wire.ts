@@ -11,7 +11,8 @@
  *   JSON text; call ids increase within a message.
  * - Replies: `runId:` then per reply `callId:code:length:text`, where `code` 0 is a result
  *   (`text`: its JSON text) and 1, 2, 3 a rejection of kind `tool`, `limit`, `invalid` (`text`: its
- *   message); 4, 5, 6 are the same kinds with a `toolName`, which follows as `length:toolName`.
+ *   message); 4, 5, 6 are the same kinds with a `toolName`, which follows as `length:toolName`;
+ *   7 a parked call (`text` empty: it is not answered in this run).
  *
  * Lengths count UTF-16 units; numbers are decimal without sign or leading zero. Both sides check
  * every frame (`parse…` never throw): a malformed message fails the run as an internal error.
@@ -27,6 +28,7 @@ export function callFrame(callId: number, index: number, json: string): string {
 /** One reply's frame of a replies message (the message is `runId:` followed by its frames). */
 export function replyFrame(callId: number, reply: HostReply): string {
   if ('text' in reply) return `${callId}:0:${reply.text.length}:${reply.text}`
+  if ('parked' in reply) return `${callId}:7:0:`
   const { kind, toolName, message } = reply.rejection
   const code = REJECTION_CODES[kind] + (toolName === undefined ? 0 : 3)
   const head = `${callId}:${code}:${message.length}:${message}`
@@ -80,12 +82,16 @@ export function parseRepliesMessage(text: string): RepliesText {
     const id = readNumber(text, at)
     if (id === undefined) return done(`bad call id at ${at}`)
     const code = readNumber(text, id.next)
-    if (code === undefined || code.value > 6) return done(`bad reply code at ${id.next}`)
+    if (code === undefined || code.value > 7) return done(`bad reply code at ${id.next}`)
     const body = readText(text, code.next)
     if (typeof body === 'string') return done(body)
     at = body.next
     if (code.value === 0) {
       replies.push({ callId: id.value, reply: { text: body.text } })
+      continue
+    }
+    if (code.value === 7) {
+      replies.push({ callId: id.value, reply: { parked: true } })
       continue
     }
     const kind = REJECTION_KINDS[(code.value - 1) % 3] as GuestRejection['kind']

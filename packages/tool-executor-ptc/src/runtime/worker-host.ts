@@ -30,6 +30,7 @@ import type { RunLimits } from '../limits'
 import { EntryMonitor, epochMs } from './entry-monitor'
 import { abortError, MAX_MESSAGE_CHARS, memoryError, messageOf } from './execution'
 import { accessor, callBindingWithJson, clip, type HostReply } from './host-call'
+import { newSeed, type RunDeterminism } from './determinism'
 import { compiledModule, type ModulePoolStats } from './module-pool'
 import { releaseSpinOf, SpinGate } from './reply-spin'
 import type { HostFunction, RunError, RunInput, RunOutput } from './types'
@@ -74,6 +75,8 @@ export interface WorkerRunRequest {
   readonly code: string
   readonly input: RunInput
   readonly limits: Readonly<Required<RunLimits>>
+  /** The seed and clock journals of the run (`determinism.ts`); default: a fresh seed, no journal. */
+  readonly determinism?: RunDeterminism
   readonly started: number
 }
 
@@ -277,7 +280,7 @@ export class EngineWorker {
       }
       this.active = run
       input.signal.addEventListener('abort', run.onAbort)
-      this.post({ type: 'run', runId, code: request.code, names, limits, graceMs })
+      this.post({ type: 'run', runId, code: request.code, names, limits, graceMs, determinism: request.determinism ?? { seed: newSeed(), clock: [], perf: [] } })
       this.schedule(run, graceMs, limits.computeMs + graceMs)
     })
   }
@@ -383,6 +386,7 @@ export class EngineWorker {
         const error = run.override ?? output.error
         const notes = output.notes === undefined ? {} : { notes: output.notes }
         if (error !== undefined) this.settle(run, { logs, error, stats, ...notes })
+        else if (output.suspended !== undefined) this.settle(run, { logs, suspended: output.suspended, stats, ...notes })
         else if (output.value !== undefined) this.settle(run, { value: output.value, logs, stats, ...notes })
         else this.settle(run, { logs, stats, ...notes })
         return

@@ -26,7 +26,8 @@ import { Execution, messageOf } from './execution'
 import type { HostLink, HostReply } from './host-call'
 import { ModulePool } from './module-pool'
 import { SpinGate, waitForReply, type ReplySpin } from './reply-spin'
-import type { RunOutput } from './types'
+import { newSeed } from './determinism'
+import type { RunDeterminism, RunOutput } from './types'
 import { callFrame, parseRepliesMessage } from './wire'
 
 /** `workerData.marker` of an engine worker. */
@@ -63,6 +64,8 @@ export type ToEngine =
       readonly names: readonly string[]
       readonly limits: Readonly<Required<RunLimits>>
       readonly graceMs: number
+      /** The seed and clock journals of the run (`determinism.ts`); default: a fresh seed, no journal. */
+      readonly determinism?: RunDeterminism
     }
   | { readonly type: 'abort'; readonly runId: number }
 
@@ -178,6 +181,7 @@ export function serveEngine(port: MessagePort, data: EngineWorkerData): void {
       host,
       prelude: data.prelude,
       limits,
+      determinism: message.determinism ?? { seed: newSeed(), clock: [], perf: [] },
       started,
       watchdog: false,
       graceMs: message.graceMs,

@@ -1,5 +1,6 @@
 /** What a run (`run.ts`) is given. */
 import type { RunLimits } from '../../limits'
+import type { RunDeterminism } from '../determinism'
 import type { EntryMonitor } from '../entry-monitor'
 import type { HostLink } from '../host-call'
 import type { ModulePool, SandboxModule } from '../module-pool'
@@ -17,6 +18,8 @@ export interface ExecutionArgs {
   /** The prelude source (`preludeCode()`). */
   readonly prelude: string
   readonly limits: Readonly<Required<RunLimits>>
+  /** The random seed and the clock journals to replay (empty journals: a first run). */
+  readonly determinism: RunDeterminism
   readonly started: number
   /** Guard program entries with the `vm` watchdog (in-process engine only). */
   readonly watchdog: boolean

@@ -6,6 +6,7 @@
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten'
 import type { RunLimits } from '../../limits'
+import type { RunDeterminism } from '../determinism'
 import { dropAsyncHelper } from '../async-helper'
 import { accessor } from '../host-call'
 import { takeContext, type SandboxModule } from '../module-pool'
@@ -23,6 +24,8 @@ export interface ContextInput {
   /** The SDK's tool names, in the order sub-calls index them. */
   readonly names: readonly string[]
   readonly limits: Readonly<Required<RunLimits>>
+  /** The random seed and the clock journals the run replays (`determinism.ts`). */
+  readonly determinism: RunDeterminism
   /** The prelude's `hostPrint`: one printed line (a guest string). */
   readonly print: (line: QuickJSHandle) => void
   /** QuickJS' interrupt handler: `true` stops the running guest code. */
@@ -57,6 +60,8 @@ export interface RunContext {
   readonly fireFn: QuickJSHandle
   /** The prelude's `pendingWork()`: the notes on sub-calls and timers still pending (lines joined by `\n`), or `undefined`. */
   readonly pendingWorkFn: QuickJSHandle
+  /** The determinism layer's `journal()`: the clock reads so far as JSON text `[clock, perf]` (`determinism.ts`). */
+  readonly journalFn: QuickJSHandle
   /** `deliver`, `afterJobs`, the jobs and the main promise's state through the C interface (`raw-calls.ts`); `undefined`: the public API. */
   readonly raw: RawCalls | undefined
 }
@@ -104,6 +109,16 @@ export function buildContext(input: ContextInput, handles: QuickJSHandle[]): Run
     ctx.setProp(config, key, h)
     h.dispose()
   }
+  const seed = ctx.newNumber(input.determinism.seed)
+  ctx.setProp(config, 'seed', seed)
+  seed.dispose()
+  for (const key of ['clock', 'perf'] as const) {
+    const journal = input.determinism[key]
+    if (journal.length === 0) continue
+    const h = ctx.newString(JSON.stringify(journal))
+    ctx.setProp(config, key, h)
+    h.dispose()
+  }
   // The program's copy of esbuild's `__async` is dropped when the prelude can define it (async-helper.ts).
   ctx.setProp(config, 'asyncHelper', code === input.code ? ctx.false : ctx.true)
   const api = keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config, hostTimer), 'prelude'))
@@ -121,6 +136,7 @@ export function buildContext(input: ContextInput, handles: QuickJSHandle[]): Run
     afterJobsFn: member('afterJobs'),
     fireFn: member('fire'),
     pendingWorkFn: member('pendingWork'),
+    journalFn: member('journal'),
     raw: rawCalls(ctx),
   }
 }

@@ -8,6 +8,7 @@ import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import type { QuickJSHandle } from 'quickjs-emscripten'
 import { accessor, clip, type GuestRejection, type HostLink, type HostReply } from '../host-call'
 import { parseQueuedCalls } from '../call-queue'
+import { parseJournal, type RunDeterminism } from '../determinism'
 import type { RunError } from '../types'
 import { runGuarded, WatchdogTimeout } from '../watchdog'
 import type { ExecutionArgs } from './args'
@@ -38,7 +39,7 @@ const MAX_WAIT_MS = 100
 const GUEST_ENTRY = { counted: true, guarded: true } as const
 
 /** A settled sub-call waiting to be applied: its id in the guest (the prelude's `deliver` / `refuse`) and its reply. */
-type Settlement = HostReply & { readonly id: number }
+type Settlement = Exclude<HostReply, { readonly parked: true }> & { readonly id: number }
 
 /** One run: owns a QuickJS runtime and context for its whole life. Call {@link Execution.start} once. */
 export class Execution {
@@ -54,6 +55,13 @@ export class Execution {
   private logBytes = 0
   private failure: RunError | undefined
   private result: { value?: JsonValue } | undefined
+  /**
+   * Set when the program can make no progress without a parked sub-call (its approval was
+   * deferred): the run ends as suspended, with the clock journal read out of the sandbox.
+   */
+  private suspended: RunDeterminism | undefined
+  /** Sub-calls the host parked (`{ parked: true }` replies): never answered in this run. */
+  private parked = 0
   private finished = false
   private poisoned = false
   /** Compute and wall time (`budget.ts`); the wall budget starts with the program (after the context is ready). */
@@ -121,7 +129,7 @@ export class Execution {
   private setupContext(): void {
     const a = this.a
     this.sb = buildContext(
-      { entry: a.entry, prelude: a.prelude, code: a.code, names: this.host.names, limits: a.limits, print: (line) => this.hostPrint(line), interrupt: this.interrupt, timer: this.onTimer },
+      { entry: a.entry, prelude: a.prelude, code: a.code, names: this.host.names, limits: a.limits, determinism: a.determinism, print: (line) => this.hostPrint(line), interrupt: this.interrupt, timer: this.onTimer },
       this.handles,
     )
   }
@@ -195,9 +203,9 @@ export class Execution {
     }
   }
 
-  /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
+  /** Whether the run has its outcome (a failure, the program's result, or a suspension): no sub-call is forwarded from then on. */
   private over(): boolean {
-    return this.failure !== undefined || this.result !== undefined
+    return this.failure !== undefined || this.result !== undefined || this.suspended !== undefined
   }
 
   private readonly interrupt = (): boolean => {
@@ -233,8 +241,11 @@ export class Execution {
       // Nothing in the engine can run again unless a host call settles or a timer fires: with no
       // call in flight or waiting to be applied and no timer armed, the program can never
       // progress (it awaits a promise that nothing will ever settle). End it now instead of at
-      // the wall limit.
-      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0 && this.timers.size === 0) this.fail('timeout', STALLED_MESSAGE)
+      // the wall limit — as suspended when what it waits on includes a parked call.
+      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0 && this.timers.size === 0) {
+        if (this.parked > 0) this.suspend()
+        else this.fail('timeout', STALLED_MESSAGE)
+      }
       return
     }
     // The program ended (returned or threw): what it left pending is cancelled, and named.
@@ -450,6 +461,16 @@ export class Execution {
   private onHostSettled(id: number, reply: HostReply): void {
     this.inFlight--
     if (this.finished) return
+    if ('parked' in reply) {
+      this.parked++
+      // The last call in flight was parked and no reply waits to be applied: the program waited
+      // on it and nothing else can wake it. (Inside a wait the waiting loop ends the run.)
+      if (!this.inEntry && !this.waiting && this.inFlight === 0 && this.queue.length === 0 && this.failure === undefined) {
+        this.suspend()
+        this.finish()
+      }
+      return
+    }
     this.queue.push({ ...reply, id })
     if (this.waiting) return
     if (this.a.wake !== 'microtask') {
@@ -505,6 +526,32 @@ export class Execution {
       if (this.queue.length > 0) this.applyReplies()
       else if (timer !== undefined && timer.due <= performance.now()) this.fireTimers()
     }
+    if (!this.finished && this.failure === undefined && this.queue.length === 0 && this.inFlight === 0 && this.timers.size === 0 && this.parked > 0) {
+      this.suspend()
+      this.finish()
+    }
+  }
+
+  /**
+   * Ends the run as suspended: reads the clock journal out of the sandbox (a read that fails is
+   * an internal error, the run fails instead).
+   */
+  private suspend(): void {
+    const sb = this.sb
+    if (sb === undefined || this.over()) return
+    const read = callForText(sb.ctx, undefined, sb.journalFn)
+    if ('error' in read) {
+      const text = this.describe(read.error)
+      read.error.dispose()
+      this.fail('exception', `sandbox internal error: the clock journal could not be read (${text})`)
+      return
+    }
+    const journal = parseJournal(read.text)
+    if (journal === undefined) {
+      this.fail('exception', 'sandbox internal error: the clock journal could not be read')
+      return
+    }
+    this.suspended = { seed: this.a.determinism.seed, clock: journal.clock, perf: journal.perf }
   }
 
   /** One entry: settles the guest promises of the settled sub-calls (`deliver` / `refuse`), then runs the jobs that follow. */
@@ -616,6 +663,7 @@ export class Execution {
     const logs = this.logs
     const notes = this.notes === undefined ? {} : { notes: this.notes }
     if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats, ...notes })
+    else if (this.suspended !== undefined) this.a.resolve({ logs, suspended: { determinism: this.suspended, parked: this.parked }, stats, ...notes })
     else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats, ...notes })
     else this.a.resolve({ logs, stats, ...notes })
     // The result is delivered first: preparing the next run's context is not the caller's wait.
