@@ -1,7 +1,7 @@
 /**
  * The README's example: a scope's tools served over Streamable HTTP, with a policy that asks
  * before a destructive call, then called by an MCP client (here this repository's bridge,
- * which declares no elicitation capability, so the ask becomes the documented denial).
+ * which hands the elicitation to its app's approval service — none here, so it is declined).
  */
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool } from '@deepseek-ai/dsh-tools'
@@ -41,6 +41,6 @@ const results = await client.tools.execute({
 })
 for (const r of results) console.log(r.callId, r.isError ? r.error.message : JSON.stringify(r.value))
 // a {"words":6}
-// b Error: Tool "delete_file" needs approval, and the MCP client cannot ask its user (it declared no elicitation capability)
+// b Error: Tool "delete_file" was not approved by the MCP client's user
 await bridge.close()
 await server.close()

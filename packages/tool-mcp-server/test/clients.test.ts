@@ -102,10 +102,11 @@ describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
     expect(serverResults.filter((r) => r.name === 'slow')).toEqual([{ name: 'slow', code: 'TOOL_TIMEOUT' }])
   })
 
-  test('an approval the bridge cannot answer (no elicitation capability) is the documented denial', async () => {
+  test('an approval the bridge forwards to an app without an approval service is declined: the denial text', async () => {
+    // The bridge declares elicitation and hands the request to the app's ApprovalService; with none, it declines.
     expect(failure(await call('srv__remove', { path: 'a.txt' }))).toEqual({
       code: 'MCP_TOOL_ERROR',
-      message: `Error: Tool "remove" needs approval, and the MCP client cannot ask its user (it declared no elicitation capability)`,
+      message: `Error: Tool "remove" was not approved by the MCP client's user`,
     })
   })
 
@@ -131,6 +132,18 @@ describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
 })
 
 describe('clients that answer an approval through elicitation', () => {
+  test('a client without the elicitation capability gets the documented denial', async () => {
+    const c = new Client1({ name: 'no-elicitation', version: '1.0.0' }, { capabilities: {} })
+    await c.connect(new Transport1(new URL(listener.url)))
+    try {
+      const denied = await c.callTool({ name: 'remove', arguments: { path: 'a.txt' } })
+      expect(denied.isError).toBe(true)
+      expect(denied.content).toEqual([{ type: 'text', text: 'Error: Tool "remove" needs approval, and the MCP client cannot ask its user (it declared no elicitation capability)' }])
+    } finally {
+      await c.close()
+    }
+  })
+
   test('SDK 1.x client (2025-11-25): accept runs the call, decline denies it', async () => {
     const answers = [true, false]
     const messages: string[] = []
