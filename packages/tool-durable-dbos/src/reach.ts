@@ -29,7 +29,8 @@ export function redactUrl(url: string): string {
 
 /**
  * Connects to `systemDatabaseUrl` once and lists at most one workflow, within `timeoutMs`
- * (default 5,000 ms).
+ * (default 5,000 ms). A server that answers that the database does not exist yet counts as
+ * reachable (`DBOS.launch()` creates it).
  *
  * @throws SystemDatabaseUnreachableError (code `DURABLE_ENGINE_UNREACHABLE`) naming the URL.
  */
@@ -48,10 +49,20 @@ export async function assertSystemDatabaseReachable(systemDatabaseUrl: string, t
     await Promise.race([attempt, expired])
   } catch (error) {
     if (error instanceof SystemDatabaseUnreachableError) throw error
+    // The server answered that the database is not there yet: reachable (DBOS.launch creates it).
+    if (hasCode(error, '3D000')) return
     const detail = error instanceof Error ? error.message || error.name : String(error)
     throw new SystemDatabaseUnreachableError(shown, detail, error)
   } finally {
     clearTimeout(timer)
     await client?.destroy().catch(() => undefined)
   }
+}
+
+/** Whether `error` (or its cause) carries PostgreSQL error code `code`. */
+function hasCode(error: unknown, code: string): boolean {
+  for (let e: unknown = error, depth = 0; e !== null && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return true
+  }
+  return false
 }
