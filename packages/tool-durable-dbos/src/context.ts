@@ -65,14 +65,15 @@ export class DbosDurableContext implements DurableContext {
   readonly #timeout: number | null
   #failure: unknown
   #failed = false
-  readonly awaitDecision: DurableContext['awaitDecision']
+  /** Present unless `decisionTimeoutSeconds` is `null` (then the approval service answers asks). */
+  declare readonly awaitDecision?: (name: string, request: DurableDecisionRequest) => Promise<unknown>
 
   /** `key`: the batch's key, e.g. `<workflow id>:<batch number>` (see `batchKey`). */
   constructor(key: string, options: DbosContextOptions = {}) {
     if (!DBOS.isInWorkflow()) throw new Error('DbosDurableContext must be created inside a DBOS workflow function (DBOS.registerWorkflow)')
     this.key = key
     this.#timeout = options.decisionTimeoutSeconds === undefined ? 7 * 24 * 3600 : options.decisionTimeoutSeconds
-    this.awaitDecision = this.#timeout === null ? undefined : (name, request) => this.#decide(name, request)
+    if (this.#timeout !== null) this.awaitDecision = (name, request) => this.#decide(name, request)
   }
 
   /**
