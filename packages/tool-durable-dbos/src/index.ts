@@ -6,3 +6,4 @@ export { DbosDurableContext, decisionTopic, PENDING_EVENT, type DbosContextOptio
 export { executeDurably, registerBatchWorkflow, batchKey, type ExecuteDurablyOptions, type BatchWorkflowOptions, type BatchWorkflow } from './workflow'
 export { sendDecision, pendingDecision, type DecisionSender, type EventReader } from './decisions'
 export { assertSystemDatabaseReachable, SystemDatabaseUnreachableError, redactUrl } from './reach'
+export { PostgresResumeLedger, type PostgresLedgerOptions } from './ledger'
