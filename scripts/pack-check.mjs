@@ -16,7 +16,8 @@
 //      (native executor + timeout policy, a PTC run_code program, the testkit harness);
 //   6. scripts/pack-check/consumer.ts typechecks (strict, moduleResolution Bundler) and
 //      consumer-nodenext.ts under NodeNext, where only the errors that cordis's own typings
-//      cause are allowed (docs/install.md#typescript-settings);
+//      cause are allowed (docs/install.md#typescript-settings); consumer.ts typechecks under
+//      Bundler with TypeScript 7 too (TYPESCRIPT_7, what `npm i -D typescript` installs now);
 // and in a second empty project that already depends on cordis 3:
 //   7. npm refuses to install the tarballs (ERESOLVE naming cordis) instead of adding a second,
 //      silent copy of cordis.
@@ -31,6 +32,8 @@ import * as lib from './release-lib.mjs'
 import { CORDIS_PEER_RANGE, readJson, root } from './release-lib.mjs'
 
 const LABEL = 'pack:check'
+/** The TypeScript 7 release the consumer typecheck also runs (`npm view typescript version` when it was pinned). */
+const TYPESCRIPT_7 = '7.0.2'
 const here = join(root, 'scripts', 'pack-check')
 const argv = process.argv.slice(2)
 const args = new Set(argv)
@@ -187,8 +190,8 @@ for (const f of ['consumer.ts', 'consumer-nodenext.ts', 'tools.ts', 'tsconfig.bu
  * WebAssembly namespace (@types/node 20 lacks it; the documented tsconfig, with no `lib`, gets it
  * from the default DOM lib, and a user's skipLibCheck hides it). Those are not ours to fix.
  */
-function typecheck(mode) {
-  const { output } = run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', `tsconfig.${mode}.json`], consumer, { expectFailure: true })
+function typecheck(mode, tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')) {
+  const { output } = run(process.execPath, [tsc, '-p', `tsconfig.${mode}.json`], consumer, { expectFailure: true })
   const errors = output.split('\n').filter((line) => /^\S+\(\d+,\d+\): error TS\d+/.test(line))
   const thirdParty = errors.filter((line) => line.startsWith('node_modules/') && !line.startsWith('node_modules/@deepseek-ai/'))
   return { output, ours: errors.filter((line) => !thirdParty.includes(line)), thirdParty }
@@ -198,6 +201,16 @@ step('tsc consumer.ts (strict, moduleResolution Bundler)', () => {
   const { output, ours, thirdParty } = typecheck('bundler')
   if (ours.length) fail(`${ours.length} type error(s) in the consumer or our .d.ts under Bundler`, output)
   return `0 errors in ours; ${thirdParty.length} in third-party .d.ts (skipLibCheck hides them)`
+})
+
+step(`tsc ${TYPESCRIPT_7} consumer.ts (TypeScript 7, strict, moduleResolution Bundler)`, () => {
+  const ts7 = join(work, 'typescript7')
+  mkdirSync(ts7)
+  writeFileSync(join(ts7, 'package.json'), `${JSON.stringify({ name: 'dsh-pack-check-typescript7', private: true }, null, 2)}\n`)
+  run('npm', ['install', ...npmFlags, `typescript@${TYPESCRIPT_7}`], ts7)
+  const { output, ours, thirdParty } = typecheck('bundler', join(ts7, 'node_modules', 'typescript', 'bin', 'tsc'))
+  if (ours.length) fail(`${ours.length} type error(s) in the consumer or our .d.ts under TypeScript ${TYPESCRIPT_7}`, output)
+  return `0 errors in ours; ${thirdParty.length} in third-party .d.ts`
 })
 
 step('tsc consumer-nodenext.ts (strict, moduleResolution NodeNext)', () => {

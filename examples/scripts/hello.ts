@@ -10,7 +10,6 @@ ctx.tools.register(defineTool({
   name: 'add',
   description: 'Add two integers.',
   parameters: { a: { type: 'integer', required: true }, b: { type: 'integer', required: true } },
-  output: { schema: { type: 'integer' }, render: (_args, sum) => [{ type: 'text', text: String(sum) }] },
   execute: async (args) => args.a + args.b,
 }))
 

@@ -3,11 +3,16 @@
  * tool results → next request, until a final answer or the step limit. It speaks Chat
  * Completions through the official `openai` client, so it works with any OpenAI-compatible
  * endpoint (OpenAI, DeepSeek, vLLM, llama.cpp's server, Ollama).
+ *
+ * Two executors: `native` (each tool is a function) and `ptc` (programmatic tool calling: one
+ * `run_code` tool, and a generated SDK of the tools that the request carries in its system
+ * message — `toOpenAICompatibleRequest` returns both).
  */
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { Context } from 'cordis'
 import { ToolRegistry, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import {
   NativeExecutor,
   markupErrorMessage,
@@ -15,7 +20,7 @@ import {
   settleParsedCalls,
   toOpenAIChatAssistantMessage,
   toOpenAIChatToolMessages,
-  toOpenAICompatibleTools,
+  toOpenAICompatibleRequest,
 } from '@deepseek-ai/dsh-tool-executor-native'
 import { registerTools } from './tools'
 
@@ -25,6 +30,8 @@ export interface AgentOptions {
   readonly apiKey: string
   readonly model: string
   readonly prompt: string
+  /** How the model meets the tools (default `native`): a function each, or one `run_code` tool and an SDK. */
+  readonly executor?: 'native' | 'ptc'
   /** Requests at most (default 8). */
   readonly maxSteps?: number
   readonly print?: (line: string) => void
@@ -38,14 +45,21 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   const print = options.print ?? ((line: string) => console.log(line))
   const ctx = new Context()
   await ctx.plugin(ToolRegistry, {})
-  await ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
+  if (options.executor === 'ptc') await ctx.plugin(PtcExecutor, { maxParallelSubCalls: 4 })
+  else await ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
   registerTools(ctx.tools)
   try {
     const client = new OpenAI({ apiKey: options.apiKey, baseURL: options.baseURL, maxRetries: 1 })
-    // Declarations for OpenAI-compatible servers: portable schemas, names mapped reversibly.
-    const declared = toOpenAICompatibleTools(ctx.tools.describe())
+    // Everything the request needs for OpenAI-compatible servers: the tools (portable schemas,
+    // names mapped reversibly) and the system text the executor requires (PTC: the tool SDK).
+    const declared = toOpenAICompatibleRequest(ctx.tools.describe())
     print(`tools: ${declared.tools.map((t) => t.function.name).join(', ')}`)
-    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: options.prompt }]
+    const messages: ChatCompletionMessageParam[] = []
+    if (declared.system !== '') {
+      messages.push({ role: 'system', content: declared.system })
+      print(`system: ${declared.sections.map((s) => `${s.title} (${Buffer.byteLength(s.text)} bytes)`).join(', ')}`)
+    }
+    messages.push({ role: 'user', content: options.prompt })
     print(`user: ${options.prompt}`)
     const maxSteps = options.maxSteps ?? 8
     for (let step = 1; step <= maxSteps; step++) {

@@ -2,6 +2,7 @@
  * `npm run agent` — the agent loop from the command line.
  *
  *   npm run agent                                   offline: the bundled replay server, no key
+ *   npm run agent -- --executor ptc                 offline, programmatic tool calling (one run_code program)
  *   npm run agent -- --base-url https://api.deepseek.com --model deepseek-chat
  *   npm run agent -- --base-url http://127.0.0.1:8000/v1 --model Qwen/Qwen3-8B --prompt "…"
  *
@@ -23,10 +24,16 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, prin
       model: { type: 'string' },
       prompt: { type: 'string' },
       'max-steps': { type: 'string' },
+      executor: { type: 'string' },
     },
   })
+  const executor = values.executor ?? 'native'
+  if (executor !== 'native' && executor !== 'ptc') {
+    print(`error: --executor must be native or ptc, got ${JSON.stringify(executor)}`)
+    return 1
+  }
   const offline = values['base-url'] === undefined
-  const server = offline ? await startOfflineServer() : undefined
+  const server = offline ? await startOfflineServer(executor) : undefined
   try {
     const baseURL = server ? `${server.origin}/v1` : (values['base-url'] as string)
     // Offline, the local replay server needs no key (and gets none of yours).
@@ -38,7 +45,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, prin
     const model = values.model ?? (offline ? 'offline-replay' : 'deepseek-chat')
     print(offline ? `endpoint: offline replay server ${baseURL} (no network)` : `endpoint: ${baseURL}, model ${model}`)
     const maxSteps = values['max-steps'] === undefined ? 8 : Number(values['max-steps'])
-    await runAgent({ baseURL, apiKey, model, prompt: values.prompt ?? DEFAULT_PROMPT, maxSteps, print })
+    await runAgent({ baseURL, apiKey, model, prompt: values.prompt ?? DEFAULT_PROMPT, maxSteps, executor, print })
     return 0
   } catch (error) {
     print(`error: ${error instanceof Error ? error.message : String(error)}`)

@@ -80,6 +80,38 @@ describe('examples/agent', () => {
     }
   })
 
+  test('--executor ptc, offline: one run_code program calls the three tools; the SDK goes in the system message', async () => {
+    const { code, lines } = await run(['--executor', 'ptc'])
+    expect(code).toBe(0)
+    expect(lines.slice(1)).toEqual([
+      'tools: run_code',
+      expect.stringMatching(/^system: Tool SDK for run_code \(\d+ bytes\)$/),
+      'user: What is the weather in Oslo and in Lima (in fahrenheit), and what is 5 factorial?',
+      'step 1: complete, finish tool_calls, 1 call(s)',
+      '  assistant: One program fetches both cities and the factorial.',
+      '  call_1 run_code({"description": "weather in Oslo and Lima, and 5!", "code":…) → { "oslo": "Oslo: 4°C", "lima": "Lima: 66°F", "factorial": 120 }',
+      'step 2: complete, finish stop, 0 call(s)',
+      'answer: Oslo is 4°C, Lima is 66°F, and 5! = 120.',
+    ])
+  })
+
+  test('--executor ptc against an endpoint: the request carries run_code and a system message with the SDK naming every tool', async () => {
+    const server = await startReplayServer([{ kind: 'json', body: completion({ content: 'Nothing to run.' }, 'stop') }])
+    try {
+      const { code } = await run(['--executor', 'ptc', '--base-url', `${server.origin}/v1`, '--prompt', 'hi'], { OPENAI_API_KEY: 'k' })
+      expect(code).toBe(0)
+      const body = server.requests[0]?.body as { tools: { function: { name: string } }[]; messages: { role: string; content: string }[] }
+      expect(body.tools.map((t) => t.function.name)).toEqual(['run_code'])
+      expect(body.messages.map((m) => m.role)).toEqual(['system', 'user'])
+      expect(body.messages[0]?.content.startsWith('## Tool SDK for run_code\n\n')).toBe(true)
+      expect(body.messages[0]?.content).toContain('get_weather')
+      expect(body.messages[0]?.content).toContain('math.factorial')
+    } finally {
+      await server.close()
+    }
+    expect(await run(['--executor', 'python'])).toEqual({ code: 1, lines: ['error: --executor must be native or ptc, got "python"'] })
+  })
+
   test('the README command runs as a process and exits 0', () => {
     const child = spawnSync(`${root}node_modules/.bin/tsx`, ['--conditions=dsh-source', 'examples/agent/src/main.ts'], { cwd: root, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: '' }, timeout: 60_000 })
     expect(child.status).toBe(0)

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url'
 import { runNative } from './native'
 import { runPtc } from './ptc'
 import { runMcp } from './mcp-step'
+import { runMcpServe } from './mcp-serve-step'
 import { runPtcPython } from './ptc-python'
 import { renderTimelineSvg } from './timeline'
 import { paragraph } from './format'
@@ -57,6 +58,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const ptc = await runPtc(root, native)
   await runPtcPython(root, ptc)
   await runMcp(root)
+  await runMcpServe(root)
   if (options.timeline !== undefined) {
     // npm runs scripts from the repository root; a relative path is taken from where npm was run.
     const file = resolve(process.env.INIT_CWD ?? process.cwd(), options.timeline)

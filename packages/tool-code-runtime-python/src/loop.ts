@@ -12,6 +12,9 @@
  *   future) are noted per run; `never_retrieved(run, code)` gives the failure text
  *   (`Task exception was never retrieved: …`, unclipped) or `None`; `forget(run)` silences what a
  *   run left unretrieved when it ends.
+ * - Left pending: `pending_timers()` cancels the run's live timers when the program has ended and
+ *   names those the program armed itself (`loop.call_later` / `call_at`; asyncio's own, behind
+ *   `sleep` and timeouts, belong to tasks, which are named instead).
  * - Stall: after every loop callback, a program still waiting while nothing is ready, no timer is
  *   live and no host call is pending (`host_pending()`) is cancelled and its run fails as
  *   `timeout` with `stalled_message`.
@@ -83,6 +86,9 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
     # no live timer and no host call pending, nothing can ever wake the program again.
     ready = _collections.deque()
     timers = set()
+    # The program's own timer callbacks (not asyncio's: sleep, timeouts) by handle, for the notes
+    # on what a run left pending (pending_timers).
+    callbacks = {}
     real_call_later = loop.call_later
     drain_pending = [False]
 
@@ -114,13 +120,34 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
             return h
         def fire(*a):
             timers.discard(handle)
+            callbacks.pop(handle, None)
             try:
                 return callback(*a)
             finally:
                 after_step()
         handle = real_call_later(delay, fire, *args, context=context)
         timers.add(handle)
+        if not str(getattr(callback, '__module__', None) or '').startswith('asyncio'):
+            # (WebLoop's handles are plain Handles, without when(): the due time is kept here.)
+            callbacks[handle] = (callback, loop.time() + delay)
         return handle
+
+    def pending_timers():
+        """Cancels every live timer of the run; returns a note item for each the program armed itself (loop.call_later / call_at)."""
+        items = []
+        now = loop.time()
+        for h in sorted(timers, key=lambda h: callbacks.get(h, (None, 0.0))[1]):
+            if h._cancelled:
+                continue
+            entry = callbacks.get(h)
+            if entry is not None:
+                cb, due = entry
+                name = getattr(cb, '__qualname__', None) or type(cb).__name__
+                items.append(f'the loop.call_later timer (callback {name}, due in {max(0.0, due - now):.1f} s) had not fired when the program ended: it was cancelled')
+            h.cancel()
+        timers.clear()
+        callbacks.clear()
+        return items
 
     def after_step():
         """After every loop callback: a run whose program is pending while nothing is ready, no timer is live and no host call is pending has stalled."""
@@ -197,5 +224,5 @@ def _loop_hooks(loop, state, host_pending, stalled_message, describe_exception):
             loop._install_asyncgen_hooks()
             drain()
 
-    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush)
+    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush, pending_timers=pending_timers)
 `

@@ -14,6 +14,7 @@ import {
   clip,
   lazyWorkerScript,
   MAX_MESSAGE_CHARS,
+  noteLines,
   renderValue,
   STALLED_MESSAGE,
   type HostFunction,
@@ -293,14 +294,17 @@ export class PyWorker {
       case 'done': {
         if (message.tainted !== '') this.mustRetire = true
         const stats = this.stats(run)
+        // Work the program left pending (tasks, timers) was cancelled: the model is told (RunOutput.notes).
+        const notes = message.notes === undefined || message.notes.length === 0 ? undefined : noteLines(message.notes)
+        const done = (output: RunOutput): void => this.settle(run, notes === undefined ? output : { ...output, notes })
         const logs = [...message.logs]
         const error = run.override ?? this.classify(run, message)
-        if (error !== undefined) return this.settle(run, { logs, error, stats })
-        if (message.value === undefined) return this.settle(run, { logs, stats })
+        if (error !== undefined) return done({ logs, error, stats })
+        if (message.value === undefined) return done({ logs, stats })
         // The TypeScript runtime's check and words: JSON text alone over the budget (its length in
         // UTF-16 units, as the guest measures it there).
         if (message.value.length > run.limits.outputBytes) {
-          return this.settle(run, {
+          return done({
             logs,
             error: { kind: 'output-limit', message: `output limit of ${run.limits.outputBytes} bytes exceeded: the return value is ${message.value.length} characters of JSON` },
             stats,
@@ -310,19 +314,19 @@ export class PyWorker {
         try {
           value = JSON.parse(message.value) as JsonValue
         } catch {
-          return this.settle(run, { logs, error: { kind: 'invalid-output', message: 'the return value is not JSON' }, stats })
+          return done({ logs, error: { kind: 'invalid-output', message: 'the return value is not JSON' }, stats })
         }
         const rendered = renderValue(value)
         const bytes = logs.reduce((n, l, i) => n + Buffer.byteLength(l) + (i > 0 ? 1 : 0), 0)
         const total = bytes + (rendered === '' ? 0 : Buffer.byteLength(rendered) + (logs.length > 0 ? 1 : 0))
         if (total > run.limits.outputBytes) {
-          return this.settle(run, {
+          return done({
             logs,
             error: { kind: 'output-limit', message: `output limit of ${run.limits.outputBytes} bytes exceeded: printed lines and the return value come to ${total} bytes` },
             stats,
           })
         }
-        return this.settle(run, { value, logs, stats })
+        return done({ value, logs, stats })
       }
     }
   }

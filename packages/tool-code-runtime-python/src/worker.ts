@@ -108,6 +108,8 @@ export type FromPyWorker =
       readonly logs: readonly string[]
       readonly value?: string
       readonly error?: { readonly kind: string; readonly message: string }
+      /** Work the program left pending when it ended, cancelled (one item each, without the `note: ` prefix). */
+      readonly notes?: readonly string[]
       /** Why state outside the run could not be reset (`''`: it was): a non-empty reason replaces this worker. */
       readonly tainted: string
       /** The memory cap refused a growth during the run. */

@@ -215,7 +215,7 @@ const rows: readonly Row[] = [
     name: 'the program returns with a sub-call in flight → settlement aborts and drains it (ABORTED); run_code succeeds',
     // The background task starts after the awaited echo is issued, so echo is :1 and hang :2.
     program: 'import asyncio\nbackground = asyncio.ensure_future(tools.hang())\nawait tools.echo()\nreturn "early"',
-    outer: { code: 'ok', text: 'early' },
+    outer: { code: 'ok', text: 'early\nnote: the task running tools.hang() was still pending when the program ended: it was cancelled' },
     subs: { 'r1:code:1': { code: 'ok', text: '{}', stages: FULL }, 'r1:code:2': { code: 'ABORTED', stages: DISPATCHED_NO_RENDER } },
   },
   {

@@ -48,7 +48,7 @@ export function runPython(runtime: PythonCodeRuntime, program: string, options: 
 }
 
 /** The part of an output tests compare (without timing statistics). */
-export function plain(output: RunOutput): { value?: JsonValue; logs: readonly string[]; error?: RunOutput['error'] } {
+export function plain(output: RunOutput): { value?: JsonValue; logs: readonly string[]; error?: RunOutput['error']; notes?: readonly string[] } {
   const { stats: _stats, ...rest } = output
   return rest
 }

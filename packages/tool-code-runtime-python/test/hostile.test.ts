@@ -248,7 +248,7 @@ const rows: readonly Row[] = [
     name: 'a background task that ignores cancellation is stopped by replacing the worker',
     program:
       'import asyncio\nasync def forever():\n    while True:\n        try:\n            await asyncio.sleep(0.01)\n        except asyncio.CancelledError:\n            pass\nasyncio.ensure_future(forever())\nreturn "spawned"',
-    expected: { value: 'spawned', logs: [] },
+    expected: { value: 'spawned', logs: [], notes: ['note: the task running forever() was still pending when the program ended: it was cancelled'] },
   },
   // --- values and sub-call limits -------------------------------------------------------------
   { name: 'NaN is not JSON', program: 'return {"x": [float("nan")]}', expected: { logs: [], error: { kind: 'invalid-output', message: 'the return value is not JSON: NaN at /x/0' } } },

@@ -162,3 +162,42 @@ describe('a run that can never progress ends at once', () => {
     expect(plain(await runPython(runtime, 'import asyncio\nawait asyncio.sleep(0.01)\nreturn 3'))).toEqual({ value: 3, logs: [] })
   })
 })
+
+describe('work the program left pending is cancelled and named (issue 34, item 6)', () => {
+  it('a task still pending, a task waiting on a tool call, and a timer of its own; the next run sees none of them', async () => {
+    const slow: HostFunction = () => sleep(300).then(() => 'slow done')
+    const program = [
+      'import asyncio',
+      'async def waiter():',
+      '    await asyncio.sleep(10)',
+      'async def fetch():',
+      '    return await tools.slow()',
+      'asyncio.create_task(waiter(), name="waiter")',
+      'asyncio.create_task(fetch())',
+      'asyncio.get_running_loop().call_later(5, print, "late")',
+      'await asyncio.sleep(0)',
+      'return "returned"',
+    ].join('\n')
+    const out = await runPython(runtime, program, { bindings: { slow } })
+    expect(out.value).toBe('returned')
+    expect(out.notes).toEqual([
+      'note: the task "waiter" (coroutine waiter) was still pending when the program ended: it was cancelled',
+      'note: the task running fetch() was still pending when the program ended: it was cancelled',
+      'note: the loop.call_later timer (callback print, due in 5.0 s) had not fired when the program ended: it was cancelled',
+    ])
+    // The cancelled timer never prints into a later run.
+    const next = await runPython(runtime, 'import asyncio\nawait asyncio.sleep(0.05)\nreturn 1')
+    expect(plain(next)).toEqual({ value: 1, logs: [] })
+  })
+
+  it('also when the program raises; nothing is noted when nothing was left', async () => {
+    const raised = await runPython(runtime, 'import asyncio\nasyncio.get_running_loop().call_later(2, print, "x")\nraise ValueError("stop")')
+    expect(plain(raised)).toEqual({
+      logs: [],
+      error: { kind: 'exception', message: 'ValueError: stop (line 3: raise ValueError("stop"))' },
+      notes: ['note: the loop.call_later timer (callback print, due in 2.0 s) had not fired when the program ended: it was cancelled'],
+    })
+    const clean = await runPython(runtime, 'import asyncio\nt = asyncio.create_task(asyncio.sleep(0.01))\nawait t\nreturn 2')
+    expect(plain(clean)).toEqual({ value: 2, logs: [] })
+  })
+})

@@ -74,7 +74,8 @@ export interface PtcToolExecutor extends ToolExecutor {
 
 /**
  * The canonical value of a `run_code` call (execution-local; the model sees the rendering):
- * `{ logs: string[], value?: JsonValue }` — the printed lines and the returned value.
+ * `{ logs: string[], value?: JsonValue, notes?: string[] }` — the printed lines, the returned
+ * value, and the notes on work the program left pending (cancelled), when there were any.
  */
 export type RunCodeValue = JsonObject
 
@@ -199,7 +200,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     isConcurrencySafe: () => maxParallelRuns > 1,
     output: {
       schema: {},
-      render: (_args, value) => [{ type: 'text', text: renderRunOutput(value as { logs: string[]; value?: JsonValue }).text }],
+      render: (_args, value) => [{ type: 'text', text: renderRunOutput(value as { logs: string[]; value?: JsonValue; notes?: string[] }).text }],
     },
     async execute(args, exec): Promise<RunCodeValue> {
       if (exec.signal.aborted) throw exec.signal.reason
@@ -223,7 +224,9 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         const rendered = renderRunOutput(output).text
         throw new ToolError('CODE_RUN_FAILED', rendered.startsWith('Error: ') ? rendered.slice('Error: '.length) : rendered)
       }
-      return output.value === undefined ? { logs: [...output.logs] } : { logs: [...output.logs], value: output.value }
+      const value: RunCodeValue = output.value === undefined ? { logs: [...output.logs] } : { logs: [...output.logs], value: output.value }
+      if (output.notes !== undefined && output.notes.length > 0) value['notes'] = [...output.notes]
+      return value
     },
   })
 

@@ -31,18 +31,21 @@ export function renderValue(value: JsonValue): string {
  *   (an empty string return adds nothing); {@link NO_OUTPUT_TEXT} when the result is empty.
  * - Failure: `Error: code run failed (<kind>): <message>`, then `\nCaptured output:\n` and the
  *   printed lines joined with `\n` when there are any.
+ * - Either way the notes (`RunOutput.notes`: work left pending and cancelled), one a line, come last.
  */
-export function renderRunOutput(output: Pick<RunOutput, 'logs' | 'value' | 'error'>): RenderedRun {
+export function renderRunOutput(output: Pick<RunOutput, 'logs' | 'value' | 'error' | 'notes'>): RenderedRun {
   const logs = output.logs
+  const notes = output.notes === undefined || output.notes.length === 0 ? '' : `\n${output.notes.join('\n')}`
   if (output.error !== undefined) {
     const head = `Error: code run failed (${output.error.kind}): ${output.error.message}`
-    return { text: logs.length > 0 ? `${head}\nCaptured output:\n${logs.join('\n')}` : head, isError: true }
+    return { text: (logs.length > 0 ? `${head}\nCaptured output:\n${logs.join('\n')}` : head) + notes, isError: true }
   }
   const parts = [...logs]
   if (output.value !== undefined) {
     const rendered = renderValue(output.value)
     if (rendered !== '') parts.push(rendered)
   }
+  if (output.notes !== undefined) parts.push(...output.notes)
   const text = parts.join('\n')
   return { text: text === '' ? NO_OUTPUT_TEXT : text, isError: false }
 }

@@ -112,6 +112,21 @@ export async function stripProgramCached(source: string, options: { readonly cac
   return result
 }
 
+/**
+ * esbuild's source map (JSON text) of the program {@link stripProgram} / {@link stripProgramCached}
+ * make from `source`: the same options, so its generated positions are those of the code that
+ * ran; its original positions are in the wrapped text (line 1 is the wrapper's
+ * `(async function __dshProgram() {`). Made only when a run's texts need a position
+ * (`runtime/positions.ts`). `undefined` when the program does not strip.
+ */
+export async function programSourceMap(source: string): Promise<string | undefined> {
+  try {
+    return (await transform(wrap(source).text, { ...PROGRAM_OPTIONS, sourcemap: 'external' })).map
+  } catch {
+    return undefined
+  }
+}
+
 function toStripError(error: unknown, lineOffset: number, maxLine: number, lastLineLength: number): StripError {
   const failure = error as Partial<TransformFailure>
   const first = Array.isArray(failure.errors) ? failure.errors[0] : undefined

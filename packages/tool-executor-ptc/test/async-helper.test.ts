@@ -82,7 +82,7 @@ describe('programs with the prelude\'s __async', () => {
     const awaited = await runProgram(runtime, 'const p = tools.fail({})\ntry { await p } catch { }\nconst f = async () => { throw new TypeError("late") }\ntry { await f() } catch (e) { return String(e) }', { bindings })
     expect(plain(awaited)).toEqual({ logs: [], value: 'TypeError: late' })
     const thrown = await runProgram(runtime, 'const f = async () => { await 1; throw new TypeError("lost") }\nf()\nawait tools.add({ a: 1, b: 2 })\nreturn 1', { bindings })
-    expect(thrown.error).toEqual({ kind: 'exception', message: 'Uncaught (in promise) TypeError: lost' })
+    expect(thrown.error).toEqual({ kind: 'exception', message: 'Uncaught (in promise) TypeError: lost (line 1: const f = async () => { await 1; throw new TypeError("lost") })' })
   })
 
   it("calls a program's own then() on await, as esbuild's helper did", async () => {
@@ -102,7 +102,7 @@ describe('programs with the prelude\'s __async', () => {
     const described = await runProgram(runtime, 'const d = Object.getOwnPropertyDescriptor(globalThis, "__async")\nreturn [typeof d.value, d.writable, d.enumerable, d.configurable]')
     expect(described.value).toEqual(['function', true, true, false])
     const named = await runProgram(runtime, 'const keep = __async\nreturn 1')
-    expect(plain(named)).toEqual({ logs: [], error: { kind: 'exception', message: "ReferenceError: '__async' is not defined" } })
+    expect(plain(named)).toEqual({ logs: [], error: { kind: 'exception', message: "ReferenceError: '__async' is not defined (line 1: const keep = __async)" } })
     const keys = await runProgram(runtime, 'for await (const x of [1]) {}\nreturn Object.keys(globalThis).filter((k) => k.startsWith("__"))')
     expect(keys.value).toEqual(['__knownSymbol', '__async', '__forAwait'])
   })

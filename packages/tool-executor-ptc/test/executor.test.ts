@@ -47,7 +47,7 @@ describe('describe', () => {
     expect(h.ctx.tools.describe({ toolSet: small }).sections[0]!.text).not.toContain('bigonly')
     expect(h.ctx.tools.describe({ toolSet: big }).sections[0]!.text).toContain('bigonly')
     const [r] = await h.execute([runCall('return await tools.bigonly({ text: "x" })')], { toolSet: small })
-    expect(text(r!)).toBe('Error: code run failed (exception): ToolCallError (bigonly): Unknown tool "bigonly". Available tools: always')
+    expect(text(r!)).toBe('Error: code run failed (exception): ToolCallError (bigonly): Unknown tool "bigonly". Available tools: always (line 1: return await tools.bigonly({ text: "x" }))')
   })
 })
 
@@ -146,7 +146,7 @@ describe('model-facing output', () => {
       'a 1\n{"b":[1]}\n{\n  "ok": true\n}',
       'plain',
       '(run_code completed with no output)',
-      'Error: code run failed (exception): Error: bad input\nCaptured output:\nbefore',
+      'Error: code run failed (exception): Error: bad input (line 1: console.log("before"); throw new Error("bad input"))\nCaptured output:\nbefore',
     ])
     expect(results[3]!.isError && results[3]!.error.info?.code).toBe('CODE_RUN_FAILED')
   })
@@ -158,7 +158,7 @@ describe('model-facing output', () => {
       runCall("console.log('before'); await new Promise(() => {})", 'u2'),
     ])
     expect(results.map(text)).toEqual([
-      "Error: code run failed (exception): Uncaught (in promise) ReferenceError: 'notDefinedAnywhere' is not defined\nCaptured output:\nafter",
+      "Error: code run failed (exception): Uncaught (in promise) ReferenceError: 'notDefinedAnywhere' is not defined (line 1: Promise.resolve().then(() => { notDefinedAnywhere() }); console.log('after'); return 'done')\nCaptured output:\nafter",
       'Error: code run failed (timeout): the program was waiting on a promise that can never settle (no tool call was running and nothing else was pending)\nCaptured output:\nbefore',
     ])
   })
@@ -239,7 +239,15 @@ describe('the bridge', () => {
       await first
       return 'left early'`
     const [r] = await h.execute([runCall(program)], { log })
-    expect(text(r!)).toBe('left early')
+    // The model is told what was cancelled: the two calls running and the one never started.
+    expect(text(r!)).toBe(
+      [
+        'left early',
+        'note: the call tools.gated(…) was still running when the program ended: it was cancelled',
+        'note: the call tools.gated(…) was still running when the program ended: it was cancelled',
+        'note: the call tools.gated(…) was still running when the program ended: it was cancelled',
+      ].join('\n'),
+    )
     expect(gate.live).toBe(0)
     expect(gate.starts).toEqual(['run1:code:2', 'run1:code:3'])
     expect(gate.aborted).toEqual(['run1:code:2', 'run1:code:3'])
@@ -252,12 +260,13 @@ describe('the bridge', () => {
     expect(log.trace().at(-1)).toBe('tool/result:run1')
   })
 
-  test('a call the program issues but never awaits before returning is not forwarded at all', async () => {
+  test('a call the program issues but never awaits before returning is not forwarded at all, and the model is told', async () => {
     await ptc()
     const gate = new Gate()
     h.ctx.tools.register(gatedTool(gate))
     const [r] = await h.execute([runCall('tools.gated({ id: "x" }); return "done"')])
-    expect(text(r!)).toBe('done')
+    expect(text(r!)).toBe('done\nnote: the call tools.gated(…) was never awaited and the program ended first: it was cancelled before it started')
+    expect(r!.isError ? undefined : r!.value).toEqual({ logs: [], value: 'done', notes: ['note: the call tools.gated(…) was never awaited and the program ended first: it was cancelled before it started'] })
     expect(gate.starts).toEqual([])
   })
 

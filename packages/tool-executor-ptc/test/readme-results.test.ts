@@ -50,11 +50,11 @@ describe('run_code results as the README documents them', () => {
   test('CODE_RUN_FAILED: the message, Captured output only when something was printed', async () => {
     const results = await run(`throw new TypeError('bad')`, `console.log('before'); await tools.nope({})`, `await tools.lookup({ id: 'missing' })`)
     expect(results.map(shown)).toEqual([
-      { code: 'CODE_RUN_FAILED', message: 'code run failed (exception): TypeError: bad', content: text('Error: code run failed (exception): TypeError: bad') },
+      { code: 'CODE_RUN_FAILED', message: 'code run failed (exception): TypeError: bad (line 1: throw new TypeError(\'bad\'))', content: text('Error: code run failed (exception): TypeError: bad (line 1: throw new TypeError(\'bad\'))') },
       {
         code: 'CODE_RUN_FAILED',
-        message: 'code run failed (exception): ToolCallError (nope): Unknown tool "nope". Available tools: lookup\nCaptured output:\nbefore',
-        content: text('Error: code run failed (exception): ToolCallError (nope): Unknown tool "nope". Available tools: lookup\nCaptured output:\nbefore'),
+        message: `code run failed (exception): ToolCallError (nope): Unknown tool "nope". Available tools: lookup (line 1: console.log('before'); await tools.nope({}))\nCaptured output:\nbefore`,
+        content: text(`Error: code run failed (exception): ToolCallError (nope): Unknown tool "nope". Available tools: lookup (line 1: console.log('before'); await tools.nope({}))\nCaptured output:\nbefore`),
       },
       { code: 'CODE_RUN_FAILED', message: 'code run failed (exception): ToolCallError (lookup): no such order', content: text('Error: code run failed (exception): ToolCallError (lookup): no such order') },
     ])

@@ -226,7 +226,7 @@ describe('sub-call count and stack', () => {
       bindings: { noop: async () => ++calls },
       limits: { maxSubCalls: 10 },
     })
-    expect(out.error).toEqual({ kind: 'exception', message: 'RangeError: sub-call limit reached: a run may make at most 10 tool calls (tools.noop was not called)' })
+    expect(out.error).toEqual({ kind: 'exception', message: 'RangeError: sub-call limit reached: a run may make at most 10 tool calls (tools.noop was not called) (line 1: await Promise.all(Array.from({ length: 50 }, () => tools.noop())))' })
     await sleep(10)
     // The run settled in the same turn the calls were issued, so none reached a binding.
     expect(calls).toBe(0)

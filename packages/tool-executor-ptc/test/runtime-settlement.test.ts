@@ -35,32 +35,32 @@ describe.each(Object.entries(runtimes))('unhandled rejections fail the run (%s)'
     [
       'a throw in a then callback',
       "Promise.resolve().then(() => { notDefinedAnywhere() }); console.log('after'); return 'done'",
-      "ReferenceError: 'notDefinedAnywhere' is not defined",
+      "ReferenceError: 'notDefinedAnywhere' is not defined (line 1: Promise.resolve().then(() => { notDefinedAnywhere() }); console.log('after'); return 'done')",
     ],
-    ['an un-awaited async function that throws', "async function f() { throw new TypeError('bad input') }\nf()\nconsole.log('after')\nreturn 1", 'TypeError: bad input'],
+    ['an un-awaited async function that throws', "async function f() { throw new TypeError('bad input') }\nf()\nconsole.log('after')\nreturn 1", 'TypeError: bad input (line 1: async function f() { throw new TypeError(\'bad input\') })'],
     [
       'an un-awaited async arrow that rejects after an await',
       "const late = async () => { await null; await null; throw new RangeError('late') }\nlate()\nconsole.log('after')\nreturn 1",
-      'RangeError: late',
+      'RangeError: late (line 1: const late = async () => { await null; await null; throw new RangeError(\'late\') })',
     ],
     // (A call still unsettled when the program returns is never forwarded, so these programs await something else first.)
     ['an un-awaited failing tool call', "tools.fail({})\nawait tools.echo({ n: 0 })\nconsole.log('after')\nreturn 1", 'ToolCallError (fail): disk full'],
     [
       'an un-awaited tool call whose then callback throws',
       "tools.echo({ n: 1 }).then((r) => { throw new Error('got ' + r.n) })\nawait tools.echo({ n: 0 })\nconsole.log('after')\nreturn 1",
-      'Error: got 1',
+      'Error: got 1 (line 1: tools.echo({ n: 1 }).then((r) => { throw new Error(\'got \' + r.n) }))',
     ],
-    ['an un-awaited unknown tool', "tools.nope({})\nconsole.log('after')\nreturn 1", 'ToolCallError (nope): Unknown tool "nope". Available tools: echo, fail'],
-    ['a promise rejected by its executor', "new Promise((_, reject) => reject(new Error('no')))\nconsole.log('after')\nreturn 1", 'Error: no'],
-    ['a promise whose executor throws', "new Promise(() => { throw new Error('thrown') })\nconsole.log('after')\nreturn 1", 'Error: thrown'],
-    ['Promise.reject left alone', "Promise.reject(new Error('alone'))\nconsole.log('after')\nreturn 1", 'Error: alone'],
-    ['an async function returning a rejected promise', "const f = async () => Promise.reject(new Error('adopted'))\nf()\nconsole.log('after')\nreturn 1", 'Error: adopted'],
-    ['a then callback returning a rejected promise', "Promise.resolve().then(() => Promise.reject(new Error('chained')))\nconsole.log('after')\nreturn 1", 'Error: chained'],
-    ['a throw in a finally callback', "Promise.resolve().finally(() => { throw new Error('in finally') })\nconsole.log('after')\nreturn 1", 'Error: in finally'],
-    ['a rejected Promise.all', "Promise.all([Promise.resolve(1), Promise.reject(new Error('one of all'))])\nconsole.log('after')\nreturn 1", 'Error: one of all'],
+    ['an un-awaited unknown tool', "tools.nope({})\nconsole.log('after')\nreturn 1", 'ToolCallError (nope): Unknown tool "nope". Available tools: echo, fail (line 1: tools.nope({}))'],
+    ['a promise rejected by its executor', "new Promise((_, reject) => reject(new Error('no')))\nconsole.log('after')\nreturn 1", 'Error: no (line 1: new Promise((_, reject) => reject(new Error(\'no\'))))'],
+    ['a promise whose executor throws', "new Promise(() => { throw new Error('thrown') })\nconsole.log('after')\nreturn 1", 'Error: thrown (line 1: new Promise(() => { throw new Error(\'thrown\') }))'],
+    ['Promise.reject left alone', "Promise.reject(new Error('alone'))\nconsole.log('after')\nreturn 1", 'Error: alone (line 1: Promise.reject(new Error(\'alone\')))'],
+    ['an async function returning a rejected promise', "const f = async () => Promise.reject(new Error('adopted'))\nf()\nconsole.log('after')\nreturn 1", 'Error: adopted (line 1: const f = async () => Promise.reject(new Error(\'adopted\')))'],
+    ['a then callback returning a rejected promise', "Promise.resolve().then(() => Promise.reject(new Error('chained')))\nconsole.log('after')\nreturn 1", 'Error: chained (line 1: Promise.resolve().then(() => Promise.reject(new Error(\'chained\'))))'],
+    ['a throw in a finally callback', "Promise.resolve().finally(() => { throw new Error('in finally') })\nconsole.log('after')\nreturn 1", 'Error: in finally (line 1: Promise.resolve().finally(() => { throw new Error(\'in finally\') }))'],
+    ['a rejected Promise.all', "Promise.all([Promise.resolve(1), Promise.reject(new Error('one of all'))])\nconsole.log('after')\nreturn 1", 'Error: one of all (line 1: Promise.all([Promise.resolve(1), Promise.reject(new Error(\'one of all\'))]))'],
     ['a non-Error rejection value', "Promise.reject('plain text')\nconsole.log('after')\nreturn 1", 'plain text'],
     ['an object rejection value', "Promise.reject({ code: 7 })\nconsole.log('after')\nreturn 1", '{"code":7}'],
-    ['a rejection in a subclass of Promise', "class P extends Promise {}\nnew P((_, reject) => reject(new Error('sub')))\nconsole.log('after')\nreturn 1", 'Error: sub'],
+    ['a rejection in a subclass of Promise', "class P extends Promise {}\nnew P((_, reject) => reject(new Error('sub')))\nconsole.log('after')\nreturn 1", 'Error: sub (line 2: new P((_, reject) => reject(new Error(\'sub\'))))'],
   ] as const)('%s', async (_kind, program, message) => {
     const out = await runProgram(runtime, program, { bindings: { echo, fail: failingTool } })
     expect(plain(out)).toEqual({ logs: ['after'], error: unhandled(message) })
@@ -68,18 +68,18 @@ describe.each(Object.entries(runtimes))('unhandled rejections fail the run (%s)'
 
   it('reports the first of several unhandled rejections with a count', async () => {
     const program = "Promise.reject(new Error('first'))\nPromise.reject(new Error('second'))\nPromise.reject(new Error('third'))\nreturn 1"
-    expect(plain(await runProgram(runtime, program))).toEqual({ logs: [], error: unhandled('Error: first (and 2 more unhandled rejections)') })
+    expect(plain(await runProgram(runtime, program))).toEqual({ logs: [], error: unhandled("Error: first (line 1: Promise.reject(new Error('first'))) (and 2 more unhandled rejections)") })
   })
 
   it("reports the program's own exception rather than an unhandled rejection", async () => {
     const out = await runProgram(runtime, "Promise.reject(new Error('ignored'))\nthrow new Error('main')")
-    expect(plain(out)).toEqual({ logs: [], error: { kind: 'exception', message: 'Error: main' } })
+    expect(plain(out)).toEqual({ logs: [], error: { kind: 'exception', message: 'Error: main (line 2: throw new Error(\'main\'))' } })
   })
 
   it.each([
     ['awaited in try/catch', "const p = Promise.reject(new Error('x'))\ntry { await p } catch (e) { console.log('caught', e.message) }\nreturn 1", ['caught x']],
     ['handled later in the run', "const p = Promise.reject(new Error('x'))\nawait null\nawait null\np.catch((e) => console.log('late catch', e.message))\nawait null\nreturn 1", ['late catch x']],
-    ['caught with catch', "tools.fail({}).catch((e) => console.log('caught', e.toolName))\nawait null\nreturn 1", []],
+    ['caught with catch', "tools.fail({}).catch((e) => console.log('caught', e.toolName))\nawait tools.echo({ n: 1 })\nreturn 1", ['caught fail']],
     [
       'Promise.all with two rejections, caught',
       "try { await Promise.all([Promise.reject(new Error('a')), Promise.reject(new Error('b'))]) } catch (e) { console.log(e.message) }\nreturn 1",
@@ -95,8 +95,10 @@ describe.each(Object.entries(runtimes))('unhandled rejections fail the run (%s)'
       ['1', 'caught gen'],
     ],
     ['an un-awaited async function that succeeds', "async function f() { await null; console.log('ran') }\nf()\nawait null\nawait null\nawait null\nreturn 1", ['ran']],
-  ] as const)('does not report a rejection that was handled: %s', async (_kind, program, logs) => {
-    expect(plain(await runProgram(runtime, program, { bindings: { echo, fail: failingTool } }))).toEqual({ value: 1, logs })
+  ] as const)('does not report a rejection that was handled: %s', async (kind, program, logs) => {
+    // (The race's tool call lost and the program returned before it was forwarded: it is named as cancelled.)
+    const notes = kind === 'Promise.race with a later rejection' ? { notes: ['note: the call tools.echo(…) was never awaited and the program ended first: it was cancelled before it started'] } : {}
+    expect(plain(await runProgram(runtime, program, { bindings: { echo, fail: failingTool } }))).toEqual({ value: 1, logs, ...notes })
   })
 
   it('keeps Promise semantics a program can observe', async () => {

@@ -78,7 +78,7 @@ describe('QuickJS runtime: values and programs', () => {
 
   it('reports an uncaught throw with the error name and message, keeping earlier output', async () => {
     const out = await runProgram(runtime, 'console.log("before")\nthrow new RangeError("out of range")')
-    expect(plain(out)).toEqual({ logs: ['before'], error: { kind: 'exception', message: 'RangeError: out of range' } })
+    expect(plain(out)).toEqual({ logs: ['before'], error: { kind: 'exception', message: 'RangeError: out of range (line 2: throw new RangeError("out of range"))' } })
   })
 
   it('gives each run a fresh context: globals of run 1 are absent in run 2', async () => {
@@ -88,14 +88,17 @@ describe('QuickJS runtime: values and programs', () => {
     expect(second.value).toEqual(['undefined', 'undefined', true])
   })
 
-  it('exposes only tools, console and ToolCallError beyond the language', async () => {
+  it('exposes only tools, console, ToolCallError and the timers beyond the language', async () => {
     const out = await runProgram(
       runtime,
-      'return ["process", "require", "module", "setTimeout", "setInterval", "fetch", "std", "os", "hostCall", "hostPrint"].filter((n) => n in globalThis)',
+      'return ["process", "require", "module", "fetch", "std", "os", "hostCall", "hostPrint", "hostTimer"].filter((n) => n in globalThis)',
     )
     expect(out.value).toEqual([])
-    const names = await runProgram(runtime, 'return ["tools", "console", "ToolCallError"].map((n) => typeof (globalThis as any)[n])')
-    expect(names.value).toEqual(['object', 'object', 'function'])
+    const names = await runProgram(
+      runtime,
+      'return ["tools", "console", "ToolCallError", "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate", "queueMicrotask"].map((n) => typeof (globalThis as any)[n])',
+    )
+    expect(names.value).toEqual(['object', 'object', 'function', 'function', 'function', 'function', 'function', 'function', 'function', 'function'])
   })
 })
 

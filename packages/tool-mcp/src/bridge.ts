@@ -5,6 +5,7 @@
 import type { Context } from 'cordis'
 import { describeThrown, type ToolExecution } from '@deepseek-ai/dsh-tools'
 import { checkBridgeOptions, resolveBridgeConfig, type McpBridgeConfig, type ResolvedBridgeConfig } from './config'
+import { approvalFor } from './requests'
 import { forwardProgress, type McpProgress, type McpProgressEvent } from './progress'
 import { McpServerConnection, McpToolNameCollisionError, type McpServerStatus, type ServerHost } from './server'
 
@@ -64,6 +65,7 @@ export class McpBridge {
       progress: (exec, server, tool, update) => this.progress(exec, server, tool, update),
       warn: (message) => logger.warn(message),
       debug: (message) => logger.debug(message),
+      approval: (exec) => approvalFor(ctx.tools, exec.scope),
     }
     for (const server of this.config.servers) {
       const group = ctx.tools.registerGroup([])

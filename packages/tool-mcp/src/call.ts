@@ -13,19 +13,9 @@
  * signal by more than one turn. When a caller signal aborts, every call still linked to it is
  * cancelled (its {@link LinkedCall.abort}), oldest first.
  *
- * Two kinds of linked call:
- * - a direct call (`direct.ts`, the usual path): it cancels itself — sends
- *   `notifications/cancelled` and settles at once;
- * - a {@link CallLink}, for the SDK's `Protocol.request` (the fallback path). `Protocol.request`
- *   takes an `AbortSignal` and, on `abort`, sends `notifications/cancelled` and rejects; but it
- *   never removes the listener it adds. Handing it `exec.signal` would leave one listener per call
- *   on the caller's signal and, on a later abort, send cancellations for requests that finished
- *   long ago; a fresh `AbortController` per call costs an `EventTarget` per call, which Node keeps
- *   alive through a few young-generation collections. A `CallLink` is a plain object that is the
- *   part of `AbortSignal` that `Protocol.request` uses (SDK 1.32.2: `aborted`, `reason`,
- *   `throwIfAborted()` and `addEventListener('abort', listener)`), holding the SDK's one listener
- *   in a field; its abort runs that listener, and a late response is ignored by the SDK (the
- *   request is no longer pending).
+ * The linked calls are the direct path's (`direct.ts`): a call cancels itself — sends
+ * `notifications/cancelled` and settles at once. The SDK path (`client.request` / `callTool` of
+ * SDK 2.x) takes `exec.signal` itself: the SDK removes its listener when the request settles.
  *
  * The cancellation and leak tests (in-process fault server, `server-everything`) pin this
  * contract against the installed SDK.
@@ -42,50 +32,6 @@ export abstract class LinkedCall {
 
   /** The call settled and is being unlinked: drop what it holds for a cancellation (nothing by default). */
   release(): void {}
-}
-
-/** The members of `AbortSignal` the SDK's `Protocol.request` reads (see the module comment). */
-export interface SdkAbortSignal {
-  readonly aborted: boolean
-  readonly reason: unknown
-  throwIfAborted(): void
-  addEventListener(type: 'abort', listener: () => void): void
-}
-
-/** One call's signal as the SDK sees it. Made by {@link CallLinks.link}; settle it with {@link CallLinks.unlink}. */
-export class CallLink extends LinkedCall implements SdkAbortSignal {
-  aborted = false
-  reason: unknown = undefined
-  /** The SDK's abort listener (it adds exactly one per request). */
-  private cancel: (() => void) | undefined = undefined
-
-  throwIfAborted(): void {
-    if (this.aborted) throw this.reason
-  }
-
-  addEventListener(type: 'abort', listener: () => void): void {
-    if (type === 'abort') this.cancel = listener
-  }
-
-  /** Marks this signal aborted with `reason` and runs the SDK's listener once. */
-  abort(reason: unknown): void {
-    if (this.aborted) return
-    this.aborted = true
-    this.reason = reason
-    const cancel = this.cancel
-    this.cancel = undefined
-    cancel?.()
-  }
-
-  /** Drops the SDK's listener (the call settled). */
-  override release(): void {
-    this.cancel = undefined
-  }
-
-  /** This link as the `signal` option of `Protocol.request`. */
-  asSignal(): AbortSignal {
-    return this as SdkAbortSignal as unknown as AbortSignal
-  }
 }
 
 /**
@@ -138,13 +84,6 @@ export class CallLinks {
   /** The watch of the last call linked (the common case: every call of a batch on one signal), or `undefined` once swept. */
   private last: SignalWatch | undefined = undefined
 
-  /** A {@link CallLink} (the SDK path's signal) for a call on `caller` (which must not be aborted yet). */
-  link(caller: AbortSignal): CallLink {
-    const link = new CallLink()
-    this.add(caller, link)
-    return link
-  }
-
   /** Links `call` on `caller` (which must not be aborted yet); {@link unlink} it when it settles. */
   add(caller: AbortSignal, call: LinkedCall): void {
     let watch = this.last
@@ -160,7 +99,7 @@ export class CallLinks {
     watch.add(call)
   }
 
-  /** The call `link` on `caller` settled: unlinks it (and {@link LinkedCall.release}s it: a {@link CallLink} drops the SDK's listener); the signal's listener goes on the next turn if no call is left on it. */
+  /** The call `link` on `caller` settled: unlinks it; the signal's listener goes on the next turn if no call is left on it. */
   unlink(caller: AbortSignal, link: LinkedCall): void {
     link.release()
     const last = this.last

@@ -3,8 +3,8 @@
  * declared, and how failures are retried. {@link resolveBridgeConfig} validates it once and fills
  * in the defaults; every problem is reported with a JSON pointer into the config.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client'
+import { MemoryTokenStore, type McpOAuthConfig, type McpTokenStore } from './auth'
 import { suggestKey } from '@deepseek-ai/dsh-tools'
 import type { McpBridgeOptions } from './bridge'
 
@@ -38,6 +38,8 @@ export interface McpHttpServerConfig extends McpServerCommonConfig {
   readonly url: string | URL
   /** Headers sent with every request (e.g. `Authorization`). */
   readonly headers?: Readonly<Record<string, string>>
+  /** OAuth for this server (see the README, "Authorization"); absent: no authorization beyond `headers`. */
+  readonly auth?: McpOAuthConfig
 }
 
 /** A server reached through a transport the caller builds (in-process servers, custom pipes). */
@@ -110,7 +112,19 @@ export interface McpServerCommonConfig {
    * crosses the transport (for debugging and tests). A throw is ignored.
    */
   readonly trace?: (direction: 'send' | 'receive', message: JSONRPCMessage) => void
+  /**
+   * Which protocol line to speak (see the README, "Protocol revisions"). `'auto'` (default): ask
+   * the server with `server/discover` and speak 2026-07-28 when it answers so, otherwise fall back
+   * to the `initialize` handshake of 2025-11-25 / 2025-06-18 (the SDK's `versionNegotiation: {
+   * mode: 'auto' }`; on stdio the SDK probes on a short-lived sibling process, one extra spawn per
+   * connection). `'legacy'`: only the `initialize` handshake (no probe). `'2026-07-28'`: only that
+   * revision (the connection fails when the server does not offer it).
+   */
+  readonly protocol?: McpProtocolChoice
 }
+
+/** The protocol line a server is spoken to in: negotiated, the 2025 `initialize` line only, or one pinned 2026 revision. */
+export type McpProtocolChoice = 'auto' | 'legacy' | '2026-07-28'
 
 /** One server: stdio (a `command`), Streamable HTTP (a `url`) or a custom transport. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpCustomServerConfig
@@ -139,6 +153,9 @@ export interface ResolvedServerConfig {
   readonly retry: Required<McpRetryConfig> | undefined
   readonly validateArguments: boolean
   readonly trace: ((direction: 'send' | 'receive', message: JSONRPCMessage) => void) | undefined
+  readonly protocol: McpProtocolChoice
+  /** The token store of an http server with `auth` (the configured one, or one in memory kept across reconnects). */
+  readonly authStore: McpTokenStore | undefined
 }
 
 /** A validated bridge config. */
@@ -177,10 +194,10 @@ function describe(value: unknown): string {
 }
 
 /** The fields of each config object, for rejecting a misspelt one (a typo would otherwise be ignored). */
-const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
+const COMMON_FIELDS = ['name', 'transport', 'prefix', 'parallel', 'timeoutMs', 'toolTimeoutsMs', 'requestTimeoutMs', 'directCalls', 'progress', 'retry', 'validateArguments', 'trace', 'protocol'] as const satisfies readonly (keyof McpServerCommonConfig | 'transport')[]
 const FIELDS: Readonly<Record<ResolvedServerConfig['kind'], readonly string[]>> = {
   stdio: [...COMMON_FIELDS, ...(['command', 'args', 'cwd', 'env', 'inheritEnv'] as const satisfies readonly (keyof McpStdioServerConfig)[])],
-  http: [...COMMON_FIELDS, ...(['url', 'headers'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
+  http: [...COMMON_FIELDS, ...(['url', 'headers', 'auth'] as const satisfies readonly (keyof McpHttpServerConfig)[])],
   custom: [...COMMON_FIELDS, ...(['create'] as const satisfies readonly (keyof McpCustomServerConfig)[])],
 }
 /** The bridge config's fields, and the options the plugin's config adds to them (`McpPluginConfig`). */
@@ -211,6 +228,25 @@ function stringRecord(value: unknown, pointer: string, allowUndefined: boolean):
   for (const [key, v] of Object.entries(value)) {
     if (typeof v !== 'string' && !(allowUndefined && v === undefined)) throw new McpConfigError(`${pointer}/${key}`, 'a string', v)
   }
+}
+
+const AUTH_FIELDS = ['grant', 'store', 'authorize', 'redirectUrl', 'clientName', 'clientMetadataUrl', 'clientId', 'clientSecret', 'scope', 'maxAttempts'] as const satisfies readonly (keyof McpOAuthConfig)[]
+
+function checkAuth(value: unknown, pointer: string): void {
+  if (value === undefined) return
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new McpConfigError(pointer, 'an OAuth config object', value)
+  knownFields(value, AUTH_FIELDS, pointer, 'an OAuth config')
+  const a = value as Record<string, unknown>
+  if (a.grant !== undefined && a.grant !== 'authorization_code' && a.grant !== 'client_credentials') throw new McpConfigError(`${pointer}/grant`, '"authorization_code" or "client_credentials"', a.grant)
+  for (const key of ['redirectUrl', 'clientName', 'clientMetadataUrl', 'clientId', 'clientSecret', 'scope'] as const) {
+    // A secret is never echoed back in the error.
+    if (a[key] !== undefined && typeof a[key] !== 'string') throw new McpConfigError(`${pointer}/${key}`, 'a string', key === 'clientSecret' ? '(hidden)' : a[key])
+  }
+  if (a.grant === 'client_credentials' && (a.clientId === undefined || a.clientSecret === undefined)) throw new McpConfigError(`${pointer}/clientId`, 'set with clientSecret for the client_credentials grant', a.clientId)
+  if (a.authorize !== undefined && typeof a.authorize !== 'function') throw new McpConfigError(`${pointer}/authorize`, 'a function (authorizationUrl) => Promise<{ code, iss? }>', a.authorize)
+  const store = a.store as { load?: unknown; save?: unknown } | undefined
+  if (store !== undefined && (store === null || typeof store.load !== 'function' || typeof store.save !== 'function')) throw new McpConfigError(`${pointer}/store`, 'a token store { load(key), save(key, value) }', '(an object without them)')
+  if (a.maxAttempts !== undefined && (typeof a.maxAttempts !== 'number' || !Number.isInteger(a.maxAttempts) || a.maxAttempts < 1 || a.maxAttempts > 10)) throw new McpConfigError(`${pointer}/maxAttempts`, 'an integer from 1 to 10', a.maxAttempts)
 }
 
 function resolveRetry(value: unknown, pointer: string): Required<McpRetryConfig> | undefined {
@@ -244,6 +280,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     }
     if (!ok) throw new McpConfigError(`${at}/url`, 'an http(s) URL', s.url)
     stringRecord(s.headers, `${at}/headers`, false)
+    checkAuth(s.auth, `${at}/auth`)
   } else if (s.transport === 'custom') {
     kind = 'custom'
     if (typeof s.create !== 'function') throw new McpConfigError(`${at}/create`, 'a function returning a transport', s.create)
@@ -272,6 +309,7 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
   if (s.directCalls !== undefined && typeof s.directCalls !== 'boolean') throw new McpConfigError(`${at}/directCalls`, 'a boolean', s.directCalls)
   if (s.progress !== undefined && s.progress !== 'observed' && s.progress !== 'always') throw new McpConfigError(`${at}/progress`, '"observed" or "always"', s.progress)
   if (s.trace !== undefined && typeof s.trace !== 'function') throw new McpConfigError(`${at}/trace`, 'a function (direction, message) => void', s.trace)
+  if (s.protocol !== undefined && s.protocol !== 'auto' && s.protocol !== 'legacy' && s.protocol !== '2026-07-28') throw new McpConfigError(`${at}/protocol`, '"auto", "legacy" or "2026-07-28"', s.protocol)
   return Object.freeze({
     name: s.name,
     kind,
@@ -286,6 +324,8 @@ function resolveServer(raw: unknown, i: number): ResolvedServerConfig {
     retry: resolveRetry(s.retry, `${at}/retry`),
     validateArguments: s.validateArguments ?? true,
     trace: s.trace,
+    protocol: s.protocol ?? 'auto',
+    authStore: kind === 'http' && s.auth !== undefined ? (s.auth.store ?? new MemoryTokenStore()) : undefined,
   })
 }
 

@@ -3,8 +3,8 @@
  * and description as announced, `outputSchema` as the output declaration, annotations mapped to
  * parallel safety and kept for policies ({@link mcpToolInfo}).
  */
-import { checkSchema, quoteText, renderJsonValue, shownToolName, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { checkSchema, quoteText, renderJsonValue, RESERVED_TOOL_NAMES, shownToolName, toolNameProblem, ToolError, type AnyToolDefinition, type ContentBlock, type JsonObject, type JsonSchemaNode, type JsonValue, type ToolDefinition, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client'
 import { errorText, mapContent, valueOf, type McpContentBlock } from './content'
 import type { ResolvedServerConfig } from './config'
 
@@ -48,9 +48,6 @@ export function mcpToolInfo(definition: AnyToolDefinition | undefined): McpToolI
   return info !== null && typeof info === 'object' && typeof (info as McpToolInfo).server === 'string' ? (info as McpToolInfo) : undefined
 }
 
-/** The registry's name rule (1–128 of `[A-Za-z0-9_.:-]`, starting with a letter or `_`). */
-const NAME_RULE = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/
-
 /**
  * The registered name of `tool` under `server`'s prefix: `<prefix><separator><tool>` (prefix
  * defaults to the server's `name`, separator to the bridge's `separator`), or `tool` unchanged
@@ -61,10 +58,18 @@ export function registeredName(server: ResolvedServerConfig, separator: string, 
   return server.prefix === false ? tool : `${server.prefix}${separator}${tool}`
 }
 
-/** Why a tool cannot be registered (a name or schema the registry would refuse), or `undefined`. */
+/**
+ * Why a tool cannot be registered (a name or schema the registry would refuse), or `undefined`.
+ * The name rule is the registry's own (`toolNameProblem`: any non-empty Unicode name of up to 128
+ * code points in NFC form, without control or invisible characters or surrounding whitespace;
+ * `RESERVED_TOOL_NAMES`), so every name the registry can hold registers: `fs__récupérer`,
+ * `srv__搜索`. Provider declarations map such names to the provider's wire rule (the native
+ * package's name map), and the parsers map them back.
+ */
 export function unregistrable(name: string, tool: Tool): string | undefined {
-  if (!NAME_RULE.test(name)) return `its registered name ${quoteText(name)} is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"`
-  if (name === 'run_code') return '"run_code" is reserved for the PTC executor'
+  const problem = toolNameProblem(name)
+  if (problem !== undefined) return `its registered name ${quoteText(name)} cannot be registered: ${problem} (a tool name is 1–128 Unicode characters in NFC form, without control or invisible characters or surrounding whitespace)`
+  if (RESERVED_TOOL_NAMES.includes(name)) return `${quoteText(name)} is reserved for the PTC executor`
   const input = checkSchema(tool.inputSchema as JsonSchemaNode)
   if (input !== undefined) return `inputSchema${input.pointer} ${input.message}`
   if (tool.outputSchema !== undefined) {
@@ -78,10 +83,15 @@ export function unregistrable(name: string, tool: Tool): string | undefined {
  * What a definition hands its server connection for each call, built once per tool at
  * registration: the tool's name on the server, its registered name (for progress events), the
  * mapping of a shape-checked `CallToolResult` to the call's value (throws a `ToolError` for
- * `isError` or a missing `structuredContent`), and the content that mapping prepared.
+ * `isError` or a missing `structuredContent`), and the content that mapping prepared. The value:
+ * `structuredContent` for a tool with an `outputSchema`; otherwise the content's value
+ * (`valueOf`), except that a result with no content blocks and a `structuredContent` has that
+ * object as its value, shown to the model as JSON text.
  */
 export interface McpCallTarget {
   readonly tool: string
+  /** The tool as the server listed it, without `outputSchema` (the pipeline validates the value): what a 2026-07-28 call hands the SDK for its header mirroring. */
+  readonly announced: Tool
   readonly registered: string
   settle(result: CallToolResult, exec: ToolExecution): JsonValue
   /** The content `settle` prepared for the call of `exec` (removed as it is read), or `undefined` to render the value. */
@@ -112,8 +122,10 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
   // Whether `settle` ever prepared content for this tool: until then `take` has nothing to look
   // up and does not read `exec.token` (the pipeline mints that symbol on first read).
   let prepares = false
+  const { outputSchema: _output, ...announced } = tool
   return Object.freeze({
     tool: mcpName,
+    announced: announced as Tool,
     registered: name,
     settle(result: CallToolResult, exec: ToolExecution): JsonValue {
       const blocks = (result.content as unknown as readonly McpContentBlock[] | undefined) ?? NO_BLOCKS
@@ -125,6 +137,10 @@ function callTarget(server: ResolvedServerConfig, name: string, tool: Tool): Mcp
       if (structured) {
         // Named and quoted as the model saw the tool (the batch's nameMap), like the pipeline's own texts.
         if (result.structuredContent === undefined) throw new ToolError('INVALID_TOOL_OUTPUT', `Tool ${quoteText(shownToolName(exec))} declares an outputSchema but MCP server "${server.name}" returned no structuredContent`)
+        value = result.structuredContent as JsonValue
+      } else if (blocks.length === 0 && result.structuredContent !== undefined) {
+        // No outputSchema, no content, the data only in structuredContent: that data is the
+        // value, and the default render shows it as JSON text (nothing is dropped).
         value = result.structuredContent as JsonValue
       } else {
         value = valueOf(blocks)

@@ -21,7 +21,7 @@
  * - Envelope: a response with a `result` settles the call through the one-pass `CallToolResult`
  *   check (`result.ts`, which also covers the SDK's base `ResultSchema`: an object whose `_meta`
  *   is an object when present); one with an `error` that has an integer `code` and a
- *   string `message` rejects with the SDK's `McpError.fromError` of it (the SDK's own mapping). A
+ *   string `message` rejects with the SDK's `ProtocolError` of it (as the SDK's own request does). A
  *   message with neither goes to the SDK's handler, which reports it (`onerror`) as the SDK does
  *   today, and the call runs into its timeout. Unlike the SDK's strict envelope schema, extra
  *   members beside `jsonrpc`, `id` and `result`/`error` are tolerated (this concerns custom
@@ -38,15 +38,14 @@
  * - Cancellation: each call is a {@link LinkedCall} in the connection's `CallLinks`; on abort it
  *   sends `notifications/cancelled` (`requestId`, `reason: String(reason)`) and settles at once.
  * - Close: when the transport closes, every call in flight fails with the SDK's
- *   `ConnectionClosed` error, after the client's own close handling ran (as the SDK does).
+ *   `SdkError` of code `CONNECTION_CLOSED`, after the client's own close handling ran (as the SDK does).
  * - A failed `send` (a rejected promise, or a throw) fails its call with the transport's error
  *   (as the SDK does).
  *
  * The bridge's client never sets `enforceStrictCapabilities`, so the SDK would not check the
  * server's `tools` capability before `tools/call` either.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, type CallToolResult, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
 import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { LinkedCall } from './call'
 import { checkCallToolResult, isObject, MalformedCallToolResult } from './result'
@@ -208,7 +207,7 @@ export class DirectCalls {
       }
       const error = m.error
       if (!isObject(error) || !Number.isInteger(error.code) || typeof error.message !== 'string') return false
-      if (call !== undefined && this.remove(call)) call.settled(undefined, McpError.fromError(error.code as number, error.message, error.data))
+      if (call !== undefined && this.remove(call)) call.settled(undefined, new ProtocolError(error.code as number, error.message, error.data))
       return true
     }
     if (m.method === 'notifications/progress' && id === undefined) return this.progressed(m.params)
@@ -241,7 +240,7 @@ export class DirectCalls {
     }
     if (next !== Infinity) this.timer = setTimeout(this.expire, Math.max(1, next - now))
     for (const call of due) {
-      const error = McpError.fromError(ErrorCode.RequestTimeout, 'Request timed out', { timeout: this.timeoutMs })
+      const error = new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: this.timeoutMs })
       this.cancel(call, error, String(error))
     }
   }
@@ -254,7 +253,7 @@ export class DirectCalls {
     this.timer = undefined
     const calls = [...this.pending.values()]
     this.pending.clear()
-    const error = McpError.fromError(ErrorCode.ConnectionClosed, 'Connection closed')
+    const error = new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed')
     for (const call of calls) call.settled(undefined, error)
   }
 }

@@ -4,10 +4,11 @@
  * itself and runs {@link checkCallToolResult} on the result: one pass, no copy, covering the SDK's
  * base `ResultSchema` too (an object, `_meta` an object when present). On the fallback path
  * through `client.request`, the SDK's transport handler has already checked the JSON-RPC envelope
- * with that base `ResultSchema` (`isJSONRPCResultResponse`); `callTool` would then parse the
- * result again with `CallToolResultSchema`, and `client.request` needs some schema to parse it
- * with — zod copies every object it parses, key by key. {@link CALL_TOOL_RESULT} hands the SDK
- * this module's check as that schema instead. Either way the rest of the MCP `CallToolResult`
+ * with that base `ResultSchema`; `callTool` would then parse the result again with the SDK's
+ * `CallToolResult` schema — zod copies every object it parses, key by key. {@link CALL_TOOL_RESULT}
+ * hands the SDK this module's check as the request's result schema instead (a 2026-07-28
+ * connection calls through `client.callTool`, for its header mirroring, and checks the result
+ * with {@link checkCallToolResult} after it). Either way the rest of the MCP `CallToolResult`
  * contract — every field the bridge reads, and every field a block type requires — is checked in
  * one pass without copying.
  *
@@ -27,7 +28,7 @@
  * into a text line naming the type, so it is never dropped silently.
  */
 import { typeLabel } from '@deepseek-ai/dsh-tools'
-import type { CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { CallToolResult, StandardSchemaV1 } from '@modelcontextprotocol/client'
 
 /** Characters outside base64 (standard or URL-safe alphabet, padding, whitespace `atob` skips). */
 const NOT_BASE64 = /[^A-Za-z0-9+/=_\-\s]/
@@ -124,16 +125,22 @@ export class MalformedCallToolResult extends Error {
 }
 
 /**
- * The result schema the bridge passes to `client.request` for `tools/call` on the fallback path: {@link checkCallToolResult}
- * in the shape of a Zod 3 schema. The SDK parses a result with `safeParse(schema, data)` from
- * its `zod-compat` module, which calls `schema.safeParse(data)` for any schema that is not a Zod 4
- * one (no `_zod` member; SDK 1.32.2, pinned), so the request resolves with the result object as
- * received — not a copy — or rejects with a {@link MalformedCallToolResult}. The malformed-result
- * tests pin this against the installed SDK.
+ * The result schema the bridge passes to `client.request` for `tools/call` on the fallback path
+ * of a 2025-era connection: {@link checkCallToolResult} as a Standard Schema (the SDK 2.x
+ * `Protocol.request(request, resultSchema, options)` overload validates a result with
+ * `schema['~standard'].validate(result)` and resolves with its `value`). It hands back the
+ * result object as received — not a copy — and throws a {@link MalformedCallToolResult} for a
+ * malformed one, which the SDK's request rejects with unchanged, so both paths fail the call with
+ * the same error. The malformed-result tests pin this against the installed SDK.
  */
-export const CALL_TOOL_RESULT = Object.freeze({
-  safeParse(data: unknown): { readonly success: true; readonly data: CallToolResult } | { readonly success: false; readonly error: MalformedCallToolResult } {
-    const problem = checkCallToolResult(data)
-    return problem === undefined ? { success: true, data: data as CallToolResult } : { success: false, error: new MalformedCallToolResult(problem) }
-  },
-}) as unknown as typeof CallToolResultSchema
+export const CALL_TOOL_RESULT: StandardSchemaV1<CallToolResult, CallToolResult> = Object.freeze({
+  '~standard': Object.freeze({
+    version: 1 as const,
+    vendor: 'dsh-tool-mcp',
+    validate(data: unknown): { readonly value: CallToolResult } {
+      const problem = checkCallToolResult(data)
+      if (problem !== undefined) throw new MalformedCallToolResult(problem)
+      return { value: data as CallToolResult }
+    },
+  }),
+})

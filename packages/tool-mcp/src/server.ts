@@ -2,17 +2,16 @@
  * One MCP server: its SDK client and transport, its tool group in the registry, its state, and
  * reconnection with backoff. A failure here never reaches another server.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
-import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
+import { Client, ProtocolError, SdkError, SdkErrorCode, StreamableHTTPClientTransport, type CallToolResult, type ClientOptions, type ListToolsResult, type Tool, type Transport } from '@modelcontextprotocol/client'
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio'
+import { describeThrown, quoteText, ToolError, ToolRegistrationError, type AnyToolDefinition, type ApprovalService, type JsonObject, type JsonValue, type ToolExecution, type ToolGroup } from '@deepseek-ai/dsh-tools'
 import type { ResolvedServerConfig } from './config'
-import { CallLinks, type CallLink, type LinkedCall } from './call'
+import { CallLinks, type LinkedCall } from './call'
 import { DirectCall, DirectCalls, type DirectProgress } from './direct'
 import { registeredName, toDefinition, unregistrable, type McpCallTarget } from './definition'
-import { CALL_TOOL_RESULT, MalformedCallToolResult } from './result'
+import { CALL_TOOL_RESULT, checkCallToolResult, MalformedCallToolResult } from './result'
+import { headerDeclarationProblem } from './headers'
+import { answerElicitation, callInProgress, clientCapabilities, type RequestRoute } from './requests'
 import type { McpProgress } from './progress'
 import { createTransport, StderrTail, traceTransport, withCause } from './transport'
 
@@ -44,8 +43,10 @@ export interface McpServerStatus {
    * or `closed the connection` for a connection lost after the server was ready.
    */
   readonly lastError?: string
-  /** `serverInfo` from `initialize`. */
+  /** `serverInfo` from `initialize` (2025 line) or `server/discover` (2026-07-28). */
   readonly serverInfo?: { readonly name: string; readonly version: string }
+  /** The protocol revision the connection speaks (`2026-07-28`, `2025-11-25`, `2025-06-18`, …) while connected. */
+  readonly protocolVersion?: string
   /** The stdio child's process id while it runs. */
   readonly pid?: number
   /** Calls sent and not yet settled. */
@@ -64,6 +65,8 @@ export interface ServerHost {
   progress(exec: ToolExecution, server: string, tool: string, update: McpProgress): void
   warn(message: string): void
   debug(message: string): void
+  /** The approval service for a call's server requests (see `requests.ts`). */
+  approval(exec: ToolExecution): ApprovalService | undefined
 }
 
 /**
@@ -74,6 +77,23 @@ export interface ServerHost {
  * "a" already registered its tool "u" under that name. …`), and the first server keeps the name.
  */
 export class McpToolNameCollisionError extends ToolRegistrationError {}
+
+/**
+ * The most pages one `tools/list` listing may take (each page one request). A server past it is
+ * marked `failed` with a {@link McpToolListError}; so is one that sends a `nextCursor` it already
+ * sent in the same listing (a repeated cursor or a cycle).
+ */
+export const MAX_TOOL_LIST_PAGES = 1000
+
+/**
+ * A `tools/list` listing that does not end (see {@link MAX_TOOL_LIST_PAGES}). It is not thrown to
+ * a caller: the server goes to state `failed` without retrying (a retry would list the same way),
+ * with this message as its `lastError`: `MCP server "s": tools/list sent the cursor "c" again
+ * after 2 pages (a listing that never ends); the server is marked failed`.
+ */
+export class McpToolListError extends Error {
+  override readonly name = 'McpToolListError'
+}
 
 const ignore = (): void => undefined
 
@@ -135,6 +155,8 @@ export class McpServerConnection {
   /** The client of the attempt in progress until it is ready: its failure is the attempt's to report (see `lost`). */
   private attempting: Client | undefined
   private transport: Transport | undefined
+  /** Whether the connection speaks the 2026-07-28 line (set once connected). */
+  private modern = false
   /** The `tools/call` channel of the connected transport (see `direct.ts`); `undefined`: calls go through the SDK's `Protocol.request`. */
   private direct: DirectCalls | undefined
   private closed = false
@@ -150,18 +172,28 @@ export class McpServerConnection {
   private inFlight = 0
   private readonly links = new CallLinks()
   private readonly caller = (target: McpCallTarget, args: JsonObject, exec: ToolExecution): Promise<JsonValue> => this.call(target, args, exec)
+  /** The latest call sent (for {@link RequestRoute.soleCall}: the only call in flight when `inFlight` is 1). */
+  private lastCall: ToolExecution | undefined
+  private route: RequestRoute = {
+    server: '',
+    soleCall: () => (this.inFlight === 1 ? this.lastCall : undefined),
+    approval: (exec) => this.host.approval(exec),
+    debug: (message) => this.host.debug(message),
+  }
 
   constructor(config: ResolvedServerConfig, host: ServerHost, group: ToolGroup) {
     this.config = config
     this.host = host
     this.group = group
     this.stderr = new StderrTail((line) => host.debug(`[${config.name} stderr] ${line}`))
+    this.route = { ...this.route, server: config.name }
   }
 
   /** The current snapshot. */
   status(): McpServerStatus {
     const pid = this.transport instanceof StdioClientTransport ? this.transport.pid : null
     const info = this.client?.getServerVersion()
+    const version = this.state === 'ready' ? this.client?.getNegotiatedProtocolVersion() : undefined
     return Object.freeze({
       name: this.config.name,
       transport: this.config.kind,
@@ -171,6 +203,7 @@ export class McpServerConnection {
       attempts: this.attempts,
       ...(this.lastError === undefined ? {} : { lastError: this.lastError }),
       ...(info === undefined ? {} : { serverInfo: Object.freeze({ name: info.name, version: info.version }) }),
+      ...(version === undefined ? {} : { protocolVersion: version }),
       ...(pid === null ? {} : { pid }),
       inFlight: this.inFlight,
     })
@@ -201,18 +234,20 @@ export class McpServerConnection {
     this.setState(this.attempts === 0 && this.state === 'connecting' ? 'connecting' : 'reconnecting')
     let client: Client | undefined
     try {
-      const transport = await createTransport(this.config.source, this.stderr)
-      client = new Client({ name: this.host.clientInfo.name, version: this.host.clientInfo.version }, { capabilities: {} })
-      const own = client
+      const transport = await createTransport(this.config, this.host.clientInfo.name, this.stderr)
+      const own: Client = (client = new Client({ name: this.host.clientInfo.name, version: this.host.clientInfo.version }, this.clientOptions(() => this.scheduleRefresh(own))))
       client.onerror = (error) => this.host.debug(`MCP server "${this.config.name}": ${describeThrown(error)}`)
       client.onclose = () => this.lost(own)
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.scheduleRefresh(own))
+      client.setRequestHandler('elicitation/create', (request, context) => answerElicitation(this.route, request, context.mcpReq.signal))
       this.client = client
       this.transport = transport
       this.attempting = client
       await client.connect(transport, { timeout: this.config.requestTimeoutMs })
       if (this.closed) return
-      if (client === this.client && this.config.directCalls) this.direct = DirectCalls.attach(transport, this.config.requestTimeoutMs)
+      // The direct path speaks the 2025 line's `tools/call`; a 2026-07-28 connection calls through
+      // the SDK (per-request `_meta`, header mirroring, `input_required` rounds).
+      this.modern = client.getProtocolEra() === 'modern'
+      if (client === this.client && this.config.directCalls && !this.modern) this.direct = DirectCalls.attach(transport, this.config.requestTimeoutMs)
       if (this.config.trace !== undefined) traceTransport(transport, this.config.trace)
       await this.refresh(client)
       this.attempting = undefined
@@ -224,7 +259,21 @@ export class McpServerConnection {
       // Closed meanwhile, or replaced by another attempt (`reconnect`).
       if (this.closed || (client !== undefined && this.client !== client)) return
       await this.dropClient()
-      this.failed(error instanceof ToolRegistrationError ? error.message : `could not connect: ${withCause(error)}${this.stderr.hint()}`, !(error instanceof ToolRegistrationError))
+      const final = error instanceof ToolRegistrationError || error instanceof McpToolListError
+      this.failed(final ? error.message : `could not connect: ${withCause(error)}${this.stderr.hint()}`, !final)
+    }
+  }
+
+  /** The SDK client's options: the protocol line (`protocol`), the bridge's capabilities, list-change delivery in both eras. */
+  private clientOptions(changed: () => void): ClientOptions {
+    const protocol = this.config.protocol
+    return {
+      capabilities: clientCapabilities(),
+      versionNegotiation: protocol === 'legacy' ? { mode: 'legacy' } : protocol === 'auto' ? { mode: 'auto' } : { mode: { pin: protocol } },
+      // `notifications/tools/list_changed` (2025 line) and the `subscriptions/listen` stream (2026-07-28) both land here.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: changed } },
+      // The bridge walks the pages itself (see `refresh`), with its own cap and cycle check.
+      listMaxPages: 0,
     }
   }
 
@@ -294,7 +343,12 @@ export class McpServerConnection {
       .then(() => (client === this.client && !this.closed ? this.refresh(client) : undefined))
       .then(
         () => this.host.status(this.status()),
-        (error: unknown) => {
+        async (error: unknown) => {
+          if (error instanceof McpToolListError && client === this.client && !this.closed) {
+            await this.dropClient()
+            this.failed(error.message, false)
+            return
+          }
           this.lastError = `re-listing tools after list_changed failed: ${describeThrown(error)}`
           this.host.warn(`MCP server "${this.config.name}" ${this.lastError}; its previous tools stay registered`)
           this.host.status(this.status())
@@ -302,15 +356,26 @@ export class McpServerConnection {
       )
   }
 
-  /** Lists every page of tools and swaps the server's registrations in one step. */
+  /**
+   * Lists every page of tools and swaps the server's registrations in one step. A listing that
+   * does not end — a `nextCursor` the listing already sent (the same cursor again, or a cycle),
+   * or more than {@link MAX_TOOL_LIST_PAGES} pages — throws {@link McpToolListError}.
+   */
   private async refresh(client: Client): Promise<void> {
     const tools: Tool[] = []
+    const seen = new Set<string>()
     let cursor: string | undefined
+    let pages = 0
     do {
-      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.config.requestTimeoutMs })
+      const page: ListToolsResult = await client.request({ method: 'tools/list', params: cursor === undefined ? {} : { cursor } }, { timeout: this.config.requestTimeoutMs })
+      pages++
       tools.push(...page.tools)
       cursor = page.nextCursor
-    } while (cursor !== undefined)
+      if (cursor === undefined) break
+      if (seen.has(cursor)) throw new McpToolListError(`MCP server "${this.config.name}": tools/list sent the cursor ${quoteText(cursor)} again after ${pages} pages (a listing that never ends); the server is marked failed`)
+      if (pages >= MAX_TOOL_LIST_PAGES) throw new McpToolListError(`MCP server "${this.config.name}": tools/list went past ${MAX_TOOL_LIST_PAGES} pages (${tools.length} tools so far) without ending; the server is marked failed`)
+      seen.add(cursor)
+    } while (true)
     if (client !== this.client || this.closed) return
     this.install(tools)
   }
@@ -328,7 +393,7 @@ export class McpServerConnection {
         names.set(name, tool.name)
         continue
       }
-      const problem = unregistrable(name, tool)
+      const problem = unregistrable(name, tool) ?? (this.modern && this.transport instanceof StreamableHTTPClientTransport ? headerDeclarationProblem(tool.inputSchema) : undefined)
       if (problem !== undefined) {
         skipped.push({ tool: tool.name, reason: problem })
         this.host.warn(`MCP server "${this.config.name}": tool ${quoteText(tool.name)} not registered: ${problem}`)
@@ -363,16 +428,17 @@ export class McpServerConnection {
     const caller = exec.signal
     if (caller.aborted) return Promise.reject(caller.reason as unknown)
     const watched = this.config.progress === 'always' || this.host.progressObserved()
+    this.lastCall = exec
     const direct = this.direct
     if (direct !== undefined) {
       const call = new McpCall(this, target, exec, watched)
       const promise = call.promise()
       this.links.add(caller, call)
       this.inFlight++
-      direct.send(call, target.tool, args)
+      callInProgress.run(exec, () => direct.send(call, target.tool, args))
       return promise
     }
-    return this.sdkCall(client, target, args, exec, watched)
+    return callInProgress.run(exec, () => this.sdkCall(client, target, args, exec, watched))
   }
 
   /** A direct call settled (see `direct.ts`): it is no longer in flight; settles its promise as {@link sdkCall} would. */
@@ -400,32 +466,39 @@ export class McpServerConnection {
     this.host.progress(call.exec, this.config.name, call.target.registered, update)
   }
 
-  /** One `tools/call` through the SDK's `Protocol.request` (the fallback path; see {@link call}). */
+  /**
+   * One `tools/call` through the SDK (see {@link call}): on a 2026-07-28 connection through
+   * `client.callTool` (per-request `_meta`, `Mcp-Param-*` header mirroring from the listed
+   * definition, `input_required` rounds), its result checked by `checkCallToolResult` after;
+   * on a 2025-line connection through `client.request` with the bridge's one-pass result check as
+   * the result schema. The SDK removes its abort listener from `exec.signal` when the request settles.
+   */
   private sdkCall(client: Client, target: McpCallTarget, args: JsonObject, exec: ToolExecution, watched: boolean): Promise<JsonValue> {
     const caller = exec.signal
-    const link = this.links.link(caller)
     this.inFlight++
-    const signal = link.asSignal()
     const timeout = this.config.requestTimeoutMs
-    const request = client.request(
-      { method: 'tools/call', params: { name: target.tool, arguments: args } },
-      CALL_TOOL_RESULT,
-      watched
-        ? {
-            signal,
-            timeout,
-            resetTimeoutOnProgress: true,
-            onprogress: (p) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
-          }
-        : { signal, timeout },
-    )
+    const options = watched
+      ? {
+          signal: caller,
+          timeout,
+          resetTimeoutOnProgress: true,
+          onprogress: (p: { progress: number; total?: number; message?: string }) => this.host.progress(exec, this.config.name, target.registered, { progress: p.progress, ...(p.total === undefined ? {} : { total: p.total }), ...(p.message === undefined ? {} : { message: p.message }) }),
+        }
+      : { signal: caller, timeout }
+    const request: Promise<CallToolResult> = this.modern
+      ? client.callTool({ name: target.tool, arguments: args }, { ...options, toolDefinition: target.announced }).then((result) => {
+          const problem = checkCallToolResult(result)
+          if (problem !== undefined) throw new MalformedCallToolResult(problem)
+          return result
+        })
+      : client.request({ method: 'tools/call', params: { name: target.tool, arguments: args } }, CALL_TOOL_RESULT, options)
     return request.then(
       (result) => {
-        this.settled(caller, link)
+        this.inFlight--
         return target.settle(result, exec)
       },
       (error: unknown) => {
-        this.settled(caller, link)
+        this.inFlight--
         // Cancelled: settle with the pipeline's own reason (ABORTED, or TOOL_TIMEOUT from the policy).
         if (caller.aborted) throw caller.reason
         throw this.callError(target.tool, error)
@@ -433,19 +506,14 @@ export class McpServerConnection {
     )
   }
 
-  /** A call's request settled either way: it is no longer in flight and its link is released. */
-  private settled(caller: AbortSignal, link: CallLink): void {
-    this.inFlight--
-    this.links.unlink(caller, link)
-  }
-
   private callError(tool: string, error: unknown): ToolError {
     const server = `MCP server "${this.config.name}"`
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.ConnectionClosed) return new ToolError('MCP_CONNECTION_CLOSED', `${server} closed the connection during the call to "${tool}"${this.stderr.hint()}`, { cause: error })
-      if (error.code === ErrorCode.RequestTimeout) return new ToolError('MCP_REQUEST_TIMEOUT', `${server} did not answer the call to "${tool}" within ${this.config.requestTimeoutMs}ms`, { cause: error })
-      return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message}`, { cause: error })
+    if (error instanceof SdkError) {
+      if (error.code === SdkErrorCode.ConnectionClosed) return new ToolError('MCP_CONNECTION_CLOSED', `${server} closed the connection during the call to "${tool}"${this.stderr.hint()}`, { cause: error })
+      if (error.code === SdkErrorCode.RequestTimeout) return new ToolError('MCP_REQUEST_TIMEOUT', `${server} did not answer the call to "${tool}" within ${this.config.requestTimeoutMs}ms`, { cause: error })
+      if (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType || error.code === SdkErrorCode.InputRequiredRoundsExceeded) return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent an unusable result for "${tool}": ${error.message}`, { cause: error })
     }
+    if (error instanceof ProtocolError) return new ToolError('MCP_PROTOCOL_ERROR', `${server} rejected the call to "${tool}": ${error.message} (JSON-RPC error ${error.code})`, { cause: error })
     if (error instanceof MalformedCallToolResult) return new ToolError('MCP_PROTOCOL_ERROR', `${server} sent a malformed result for "${tool}": ${error.problem}`, { cause: error })
     return new ToolError('MCP_TRANSPORT_ERROR', `${server}: the call to "${tool}" failed in transport: ${describeThrown(error)}`, { cause: error })
   }

@@ -3,11 +3,10 @@
  * stderr tail, the Streamable HTTP client, or a custom transport's factory; the tracer that sees
  * every message; and the text of a connection failure.
  */
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
+import { StreamableHTTPClientTransport, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio'
 import { describeThrown } from '@deepseek-ai/dsh-tools'
+import { authTransportOptions } from './auth'
 import type { McpCustomServerConfig, McpHttpServerConfig, McpStdioServerConfig, ResolvedServerConfig } from './config'
 
 /** How many of a stdio child's last stderr lines are kept. */
@@ -59,7 +58,10 @@ export function traceTransport(transport: Transport, trace: (direction: 'send' |
  */
 export function withCause(error: unknown): string {
   const message = describeThrown(error)
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : ''
+  // The innermost cause says what happened (SDK 2.x wraps `fetch failed`, which wraps `connect ECONNREFUSED …`).
+  let inner: unknown = error instanceof Error ? error.cause : undefined
+  for (let depth = 0; inner instanceof Error && inner.cause instanceof Error && depth < 8; depth++) inner = inner.cause
+  const cause = inner instanceof Error ? inner.message : ''
   return cause === '' || message.includes(cause) ? message : `${message} (${cause})`
 }
 
@@ -94,7 +96,8 @@ export class StderrTail {
  * The transport `source` configures (not connected yet): a stdio child (its stderr piped into
  * `stderr`), a Streamable HTTP client, or what a custom source's `create()` returns.
  */
-export function createTransport(source: ResolvedServerConfig['source'], stderr: StderrTail): Transport | Promise<Transport> {
+export function createTransport(server: ResolvedServerConfig, clientName: string, stderr: StderrTail): Transport | Promise<Transport> {
+  const source = server.source
   if (isStdio(source)) {
     const transport = new StdioClientTransport({
       command: source.command,
@@ -109,7 +112,9 @@ export function createTransport(source: ResolvedServerConfig['source'], stderr: 
   }
   if (source.transport === 'http') {
     const http = source as McpHttpServerConfig
-    return new StreamableHTTPClientTransport(http.url instanceof URL ? http.url : new URL(http.url), http.headers === undefined ? undefined : { requestInit: { headers: { ...http.headers } } })
+    const url = http.url instanceof URL ? http.url : new URL(http.url)
+    const auth = http.auth === undefined || server.authStore === undefined ? {} : authTransportOptions(http.auth, url, http.auth.clientName ?? clientName, server.authStore)
+    return new StreamableHTTPClientTransport(url, { ...(http.headers === undefined ? {} : { requestInit: { headers: { ...http.headers } } }), ...auth })
   }
   return (source as McpCustomServerConfig).create()
 }

@@ -1,12 +1,33 @@
 import { getEventListeners } from 'node:events'
 import { describe, expect, it } from 'vitest'
-import { CallLinks } from '../src/call'
+import { CallLinks, LinkedCall } from '../src/call'
 
-/** Links a call on `signal` and records, in `cancelled`, when the SDK's listener on it runs. */
-function linkCall(links: CallLinks, signal: AbortSignal, name: string, cancelled: string[]) {
-  const link = links.link(signal)
-  link.asSignal().addEventListener('abort', () => cancelled.push(name))
-  return link
+/** A call in flight that records its cancellation (the first one only, as a direct call settles once). */
+class TestCall extends LinkedCall {
+  aborted = false
+  reason: unknown = undefined
+  constructor(
+    private readonly name: string,
+    private readonly cancelled: string[],
+  ) {
+    super()
+  }
+  abort(reason: unknown): void {
+    if (this.aborted) return
+    this.aborted = true
+    this.reason = reason
+    this.cancelled.push(this.name)
+  }
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason
+  }
+}
+
+/** Links a call on `signal` and records, in `cancelled`, when it is cancelled. */
+function linkCall(links: CallLinks, signal: AbortSignal, name: string, cancelled: string[]): TestCall {
+  const call = new TestCall(name, cancelled)
+  links.add(signal, call)
+  return call
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))

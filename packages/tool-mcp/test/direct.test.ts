@@ -163,7 +163,7 @@ describe('direct tools/call', () => {
     c.channel.send(b, 'echo', {})
     await sleep(5)
     await c.serverSide.close()
-    expect(log).toEqual(['client onclose', 'a error: McpError MCP error -32000: Connection closed', 'b error: McpError MCP error -32000: Connection closed'])
+    expect(log).toEqual(['client onclose', 'a error: SdkError Connection closed', 'b error: SdkError Connection closed'])
     const late = new RecordedCall(log, 'late')
     c.channel.send(late, 'echo', {})
     expect(late.outcome).toBeUndefined()
@@ -182,12 +182,12 @@ describe('direct tools/call', () => {
     c.channel.send(second, 'echo', {})
     expect(timer(c.channel)).toBe('ref')
     await first.settledPromise
-    expect(log).toEqual(['first error: McpError MCP error -32001: Request timed out'])
+    expect(log).toEqual(['first error: SdkError Request timed out'])
     expect(timer(c.channel)).toBe('ref')
     await second.settledPromise
-    expect(log).toEqual(['first error: McpError MCP error -32001: Request timed out', 'second error: McpError MCP error -32001: Request timed out'])
+    expect(log).toEqual(['first error: SdkError Request timed out', 'second error: SdkError Request timed out'])
     await sleep(5)
-    expect(c.cancelled).toEqual(['dsh-0: McpError: MCP error -32001: Request timed out', 'dsh-1: McpError: MCP error -32001: Request timed out'])
+    expect(c.cancelled).toEqual(['dsh-0: SdkError: Request timed out', 'dsh-1: SdkError: Request timed out'])
     expect(timer(c.channel)).toBe('none')
     expect(c.errors).toEqual([])
   })
@@ -201,7 +201,7 @@ describe('direct tools/call', () => {
       c.channel.send(back, 'echo', {})
       Date.now = () => realNow() - 3_600_000
       await Promise.race([back.settledPromise, sleep(1000)])
-      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out'])
+      expect(log).toEqual(['back error: SdkError Request timed out'])
       Date.now = realNow
       const first = new RecordedCall(log, 'first')
       c.channel.send(first, 'echo', {})
@@ -214,7 +214,7 @@ describe('direct tools/call', () => {
       await first.settledPromise
       expect([second.outcome, c.channel.size]).toEqual([undefined, 1])
       await second.settledPromise
-      expect(log).toEqual(['back error: McpError MCP error -32001: Request timed out', 'first error: McpError MCP error -32001: Request timed out', 'second error: McpError MCP error -32001: Request timed out'])
+      expect(log).toEqual(['back error: SdkError Request timed out', 'first error: SdkError Request timed out', 'second error: SdkError Request timed out'])
     } finally {
       Date.now = realNow
     }
@@ -237,14 +237,14 @@ describe('direct tools/call', () => {
     c.channel.send(other, 'echo', { value: 'o' })
     c.channel.send(unwatched, 'echo', { value: 'u' })
     await Promise.all([watched.settledPromise, other.settledPromise, unwatched.settledPromise])
-    expect(log).toEqual(['unwatched error: McpError MCP error -32001: Request timed out', 'watched ok: [{"type":"text","text":"w"}]', 'other ok: [{"type":"text","text":"o"}]'])
+    expect(log).toEqual(['unwatched error: SdkError Request timed out', 'watched ok: [{"type":"text","text":"w"}]', 'other ok: [{"type":"text","text":"o"}]'])
     expect(watched.progress).toEqual(Array.from({ length: 12 }, (_, i) => ({ progress: i + 1, total: 12 })))
     expect(other.progress).toEqual(watched.progress)
     expect(unwatched.progress).toEqual([])
     expect(c.errors).toEqual([])
   })
 
-  test('a response that is not a CallToolResult fails its call with MalformedCallToolResult; an error response becomes the SDK\'s McpError', async () => {
+  test('a response that is not a CallToolResult fails its call with MalformedCallToolResult; an error response becomes the SDK\'s ProtocolError', async () => {
     const c = await connect((_args, { signal }) => untilAborted(signal))
     const log: string[] = []
     const calls = ['meta', 'number', 'error'].map((label) => new RecordedCall(log, label))
@@ -255,7 +255,7 @@ describe('direct tools/call', () => {
     expect(log).toEqual([
       'meta error: MalformedCallToolResult malformed CallToolResult: /_meta must be an object (got number)',
       'number error: MalformedCallToolResult malformed CallToolResult: (the result) must be an object (got number)',
-      'error error: McpError MCP error -32602: Unknown tool: echo',
+      'error error: ProtocolError Unknown tool: echo',
     ])
     expect(c.errors).toEqual([])
   })
@@ -317,7 +317,7 @@ describe('direct tools/call', () => {
     }
     const closing = new RecordedCall(log, 'closing')
     c.channel.send(closing, 'echo', {})
-    expect(log.at(-1)).toBe('closing error: McpError MCP error -32000: Connection closed')
+    expect(log.at(-1)).toBe('closing error: SdkError Connection closed')
     await sleep(5)
     expect([log.length, c.channel.size, timer(c.channel), c.errors]).toEqual([2, 0, 'none', []])
   })

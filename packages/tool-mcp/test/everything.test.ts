@@ -12,7 +12,7 @@ import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { ToolResult } from '@deepseek-ai/dsh-tools'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { createMcpBridge, McpPlugin, type McpProgressEvent, type McpServerConfig } from '@deepseek-ai/dsh-tool-mcp'
+import { createMcpBridge, type McpElicitationApprovalRequest, McpPlugin, type McpProgressEvent, type McpServerConfig } from '@deepseek-ai/dsh-tool-mcp'
 import { alive, serverEntry, startEverythingHttp, type HttpServer } from './servers'
 
 const ENTRY = serverEntry('@modelcontextprotocol/server-everything')
@@ -66,7 +66,8 @@ function server(kind: Kind, trace?: Trace, extra: Partial<McpServerConfig> = {})
 
 /** The tools a bare SDK client sees on the same server and transport. */
 async function bareList(kind: Kind): Promise<Tool[]> {
-  const client = new Client({ name: 'bare', version: '1.0.0' })
+  // The bridge declares form elicitation (its server requests go to the approval service); the bare client does too, so both see the same tools.
+  const client = new Client({ name: 'bare', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
   await client.connect(kind === 'stdio' ? new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'stdio'], stderr: 'ignore' }) : new StreamableHTTPClientTransport(new URL(http.url)))
   try {
     await client.ping()
@@ -106,6 +107,30 @@ describe.each(['stdio', 'http'] as const)('server-everything over %s', (kind) =>
       expect(schemas.find((s) => s.name === `ev__${tool.name}`)).toEqual({ name: `ev__${tool.name}`, description: tool.description ?? '', parameters: tool.inputSchema })
     }
     expect(h.ctx.tools.describe().tools.map((t) => t.name)).toEqual(schemas.map((s) => s.name))
+  })
+
+  test('an elicitation during a call goes to the approval service with the call and the form; its answer (defaults filled in) reaches the server', async () => {
+    h = await createHarness()
+    const asked: { callId: string; server: string; message: string; fields: string[]; reason?: string }[] = []
+    let answer: { type: 'approve'; content?: Record<string, unknown> } | { type: 'reject' } = { type: 'approve', content: { name: 'Ada', check: true } }
+    h.ctx.tools.approval({
+      async request(request) {
+        const e = (request as McpElicitationApprovalRequest).mcpElicitation
+        asked.push({ callId: request.exec.callId, server: e.server, message: e.message, fields: Object.keys((e.requestedSchema as { properties: object }).properties).slice(0, 3), ...(request.reason === undefined ? {} : { reason: request.reason }) })
+        return answer
+      },
+    })
+    await createMcpBridge(h.ctx, { servers: [server(kind)] })
+    const [accepted] = await h.execute([call('ev__trigger-elicitation-request', {}, 'e1')])
+    expect(asked).toEqual([{ callId: 'e1', server: 'ev', message: 'Please provide inputs for the following fields:', fields: ['name', 'check', 'firstLine'], reason: 'MCP server "ev" asks: Please provide inputs for the following fields:' }])
+    const text = accepted!.isError ? '' : String(accepted!.value)
+    expect(text).toContain('✅ User provided the requested information!')
+    // The schema's defaults the answer left out were filled in by the client (SEP-1034).
+    expect(text).toContain('- Name: Ada\n- Agreed to terms: true')
+    expect(text).toContain('- Favorite Integer: 42\n- Favorite Number: 3.14')
+    answer = { type: 'reject' }
+    const [declined] = await h.execute([call('ev__trigger-elicitation-request', {}, 'e2')])
+    expect(String(declined!.isError ? '' : declined!.value)).toContain('❌ User declined to provide the requested information.')
   })
 
   test('echo and add run through the full pipeline, logged in model order', async () => {

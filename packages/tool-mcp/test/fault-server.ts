@@ -18,7 +18,12 @@ export interface FaultCall {
   progress(progress: number, total?: number, message?: string): Promise<void>
   /** Closes this connection from the server side (a crash, as the client sees it). */
   crash(): Promise<void>
+  /** Sends a request to the client during this call; resolves with its result or its JSON-RPC error. */
+  ask(method: string, params: Record<string, unknown>): Promise<{ readonly result?: unknown; readonly error?: { readonly code: unknown; readonly message: string } }>
 }
+
+/** A result schema that takes any object (for {@link FaultCall.ask}). */
+const AnyResult = { safeParse: (data: unknown) => ({ success: true, data }) }
 
 /** A scripted tool: its announcement plus a handler. */
 export interface FaultTool extends Tool {
@@ -35,6 +40,10 @@ export class FaultServer {
   closes = 0
   /** The server side of the current connection. */
   current: Server | undefined
+  /** `tools/list` requests the server answered. */
+  listRequests = 0
+  /** When set, answers each `tools/list` page (by the request's cursor) instead of listing {@link tools} at once. */
+  paginate: ((cursor: string | undefined) => { readonly tools: readonly FaultTool[]; readonly nextCursor?: string }) | undefined
   /** When set, `create()` rejects with it (a server that fails to start). */
   refuse: Error | undefined
 
@@ -50,7 +59,13 @@ export class FaultServer {
     const send = serverSide.send.bind(serverSide)
     serverSide.send = (message, options) => send(onWire(message), options)
     const server = new Server({ name: 'fault-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } })
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.tools.map(({ handler: _h, ...tool }) => tool) }))
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      this.listRequests++
+      const strip = (tools: readonly FaultTool[]) => tools.map(({ handler: _h, ...tool }) => tool)
+      if (this.paginate === undefined) return { tools: strip(this.tools) }
+      const page = this.paginate(request.params?.cursor)
+      return { tools: strip(page.tools), ...(page.nextCursor === undefined ? {} : { nextCursor: page.nextCursor }) }
+    })
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = this.tools.find((t) => t.name === request.params.name)
       if (tool === undefined) return { isError: true, content: [{ type: 'text', text: `no tool ${request.params.name}` }] }
@@ -65,6 +80,13 @@ export class FaultServer {
             ? Promise.resolve()
             : extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) } }),
         crash: () => serverSide.close(),
+        ask: async (method, params) => {
+          try {
+            return { result: await extra.sendRequest({ method, params } as never, AnyResult as never) }
+          } catch (error) {
+            return { error: { code: (error as { code?: unknown }).code, message: (error as Error).message } }
+          }
+        },
       })
     })
     await server.connect(serverSide)

@@ -8,10 +8,11 @@ import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
 import { defineRawTool, type ToolChange, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { abortListenerCount, call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { childEnvironment, createMcpBridge, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
+import { childEnvironment, createMcpBridge, MAX_TOOL_LIST_PAGES, mcpToolInfo, McpConfigError, McpPlugin, resolveBridgeConfig, type McpBridge, type McpProgressEvent, type McpServerStatus } from '@deepseek-ai/dsh-tool-mcp'
 import { FaultServer, Latch, text, tool, untilAborted, wire } from './fault-server'
 import { freePort } from './servers'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
+import { toOpenAIChatTools } from '@deepseek-ai/dsh-tool-executor-native'
 
 let h: Harness
 afterEach(async () => {
@@ -120,7 +121,7 @@ describe('calls', () => {
       'MCP_TOOL_ERROR: disk full\ntry later',
       'MCP_TOOL_ERROR: MCP tool "silent-fail" on server "f" reported an error without a message',
       // The low-level SDK server answers a throwing handler with a JSON-RPC error: a protocol error.
-      'MCP_PROTOCOL_ERROR: MCP server "f" rejected the call to "broken": MCP error -32603: handler exploded',
+      'MCP_PROTOCOL_ERROR: MCP server "f" rejected the call to "broken": handler exploded (JSON-RPC error -32603)',
       'ok: "fine"',
     ])
     expect(results[0]!.content).toEqual([{ type: 'text', text: 'Error: disk full\ntry later' }])
@@ -304,6 +305,21 @@ describe('calls', () => {
       'INVALID_TOOL_OUTPUT: Tool "\\"bad\\"\\u200B" returned an invalid value: /celsius: must be number (got string)',
       'INVALID_TOOL_OUTPUT: Tool "\\"none\\"\\u200B" declares an outputSchema but MCP server "w" returned no structuredContent',
     ])
+  })
+
+  test('a tool without outputSchema that answers content: [] and structuredContent: the data is the value, shown as JSON text', async () => {
+    h = await createHarness()
+    const fault = new FaultServer([
+      tool('only-data', () => ({ content: [], structuredContent: { city: 'Oslo', celsius: -3 } })),
+      // Content present: the content stays what the model sees and the value (the server chose to show that).
+      tool('both', () => ({ content: [{ type: 'text', text: 'cold' }], structuredContent: { celsius: -3 } })),
+      tool('nothing', () => ({ content: [] })),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('w', fault)] })
+    const results = await h.execute([call('w__only-data', {}), call('w__both', {}), call('w__nothing', {})])
+    expect(results.map(outcome)).toEqual(['ok: {"city":"Oslo","celsius":-3}', 'ok: "cold"', 'ok: ""'])
+    expect(results[0]!.content).toEqual([{ type: 'text', text: '{\n  "city": "Oslo",\n  "celsius": -3\n}' }])
+    expect(results[1]!.content).toEqual([{ type: 'text', text: 'cold' }])
   })
 
   test('every content type reaches the model; none is dropped', async () => {
@@ -529,20 +545,95 @@ describe('registration', () => {
   test('tools the registry cannot hold are skipped with the reason; the rest register', async () => {
     h = await createHarness()
     const fault = new FaultServer([
-      tool('bad name!', () => text('x')),
+      tool('bad name ', () => text('x')),
       tool('odd', () => text('x'), { inputSchema: { type: 'object', properties: { n: { type: 'nonsense' } } } as never }),
       // A hostile server's name with a line break and a right-to-left override: quoted with both escaped (quoteText), in the reason and the log line.
       tool('evil\n\u202Ename', () => text('x')),
       tool('fine', () => text('ok')),
+      tool('x'.repeat(126), () => text('long')),
     ])
     const bridge = await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
     const status = bridge.server('s')!
     expect(status.tools).toEqual(['s__fine'])
-    expect(status.skipped.map((s) => s.tool)).toEqual(['bad name!', 'odd', 'evil\n\u202Ename'])
-    const rule = 'is not 1–128 characters of letters, digits, "_", ".", ":" or "-" starting with a letter or "_"'
-    expect(status.skipped[0]!.reason).toBe(`its registered name "s__bad name!" ${rule}`)
+    expect(status.skipped.map((s) => s.tool)).toEqual(['bad name ', 'odd', 'evil\n\u202Ename', 'x'.repeat(126)])
+    const rule = '(a tool name is 1–128 Unicode characters in NFC form, without control or invisible characters or surrounding whitespace)'
+    expect(status.skipped[0]!.reason).toBe(`its registered name "s__bad name " cannot be registered: it has whitespace around it ${rule}`)
     expect(status.skipped[1]!.reason).toMatch(/^inputSchema\/properties\/n/)
-    expect(status.skipped[2]!.reason).toBe(`its registered name "s__evil\\n\\u202Ename" ${rule}`)
+    expect(status.skipped[2]!.reason).toBe(`its registered name "s__evil\\n\\u202Ename" cannot be registered: it contains a control or invisible character ${rule}`)
+    expect(status.skipped[3]!.reason).toBe(`its registered name "s__${'x'.repeat(126)}" cannot be registered: it has 129 characters ${rule}`)
+  })
+
+  test('every name the registry holds registers under the prefix (Unicode, up to 128 code points), and provider declarations carry valid wire names', async () => {
+    h = await createHarness()
+    // 125 code points (a 4-byte emoji counts once) + "s__" = 128: the registry's limit exactly.
+    const long = '🔍'.repeat(125)
+    const fault = new FaultServer([tool('récupérer', ({ args }) => text(`got ${String(args.q)}`), { inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }), tool('搜索', () => text('搜索 ok')), tool(long, () => text('long ok')), tool('a.b:c-d', () => text('dotted'))])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
+    const status = bridge.server('s')!
+    expect(status.skipped).toEqual([])
+    expect(status.tools).toEqual(['s__récupérer', 's__搜索', `s__${long}`, 's__a.b:c-d'])
+    expect(outcome((await h.execute([call('s__récupérer', { q: 'été' })]))[0])).toBe('ok: "got été"')
+    expect(outcome((await h.execute([call(`s__${long}`, {})]))[0])).toBe('ok: "long ok"')
+    // The OpenAI declarations: every wire name matches the provider's rule, one to one, and maps back.
+    const declared = toOpenAIChatTools({ tools: h.ctx.tools.schemas() })
+    const wires = declared.tools.map((t) => t.function.name)
+    expect(wires).toHaveLength(4)
+    for (const wireName of wires) expect(wireName).toMatch(/^[a-zA-Z0-9_-]{1,64}$/)
+    expect(new Set(wires).size).toBe(4)
+    expect(status.tools.map((n) => declared.nameMap.toOriginal(declared.nameMap.toWire(n)!))).toEqual(status.tools)
+  })
+})
+
+describe('server requests', () => {
+  test('sampling and roots are not offered: the client answers -32601; an elicitation without an approval service is declined', async () => {
+    h = await createHarness()
+    const answers: unknown[] = []
+    const fault = new FaultServer([
+      tool('asks', async ({ ask }) => {
+        answers.push(await ask('sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }))
+        answers.push(await ask('roots/list', {}))
+        answers.push((await ask('elicitation/create', { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } })).result)
+        return text('asked')
+      }),
+    ])
+    await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
+    expect(outcome((await h.execute([call('s__asks', {})]))[0])).toBe('ok: "asked"')
+    expect(answers).toEqual([{ error: { code: -32601, message: expect.stringContaining('Method not found') } }, { error: { code: -32601, message: expect.stringContaining('Method not found') } }, { action: 'decline' }])
+  })
+})
+
+describe('listings that never end', () => {
+  test('a repeated cursor, a cycle of cursors and a listing past the page cap each fail the server with a clear error; nothing hangs', async () => {
+    h = await createHarness()
+    const t = tool('t', () => text('x'))
+    const same = new FaultServer([t])
+    same.paginate = () => ({ tools: [t], nextCursor: 'again' })
+    const cycle = new FaultServer([t])
+    cycle.paginate = (cursor) => ({ tools: [], nextCursor: cursor === undefined ? 'a' : cursor === 'a' ? 'b' : cursor === 'b' ? 'c' : 'a' })
+    const endless = new FaultServer([t])
+    endless.paginate = (cursor) => ({ tools: [], nextCursor: String(Number(cursor ?? 0) + 1) })
+    const fine = new FaultServer([t])
+    fine.paginate = (cursor) => (cursor === undefined ? { tools: [], nextCursor: 'p2' } : { tools: [t] })
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('same', same, { retry: true }), custom('cycle', cycle), custom('endless', endless), custom('fine', fine)] })
+    expect(bridge.server('same')).toMatchObject({ state: 'failed', tools: [], attempts: 1, lastError: 'MCP server "same": tools/list sent the cursor "again" again after 2 pages (a listing that never ends); the server is marked failed' })
+    expect(bridge.server('cycle')).toMatchObject({ state: 'failed', tools: [], lastError: 'MCP server "cycle": tools/list sent the cursor "a" again after 4 pages (a listing that never ends); the server is marked failed' })
+    expect(bridge.server('endless')).toMatchObject({ state: 'failed', tools: [], lastError: `MCP server "endless": tools/list went past ${MAX_TOOL_LIST_PAGES} pages (0 tools so far) without ending; the server is marked failed` })
+    expect([same.listRequests, cycle.listRequests, endless.listRequests]).toEqual([2, 4, MAX_TOOL_LIST_PAGES])
+    // Not retried (the next listing would go the same way), and the other servers are unaffected.
+    expect(same.connections).toBe(1)
+    expect(bridge.server('fine')).toMatchObject({ state: 'ready', tools: ['fine__t'] })
+  })
+
+  test('a re-listing after list_changed that never ends fails the server too', async () => {
+    h = await createHarness()
+    const t = tool('t', () => text('x'))
+    const fault = new FaultServer([t])
+    const bridge = await createMcpBridge(h.ctx, { servers: [custom('s', fault)] })
+    expect(bridge.server('s')!.state).toBe('ready')
+    const failed = statusWhere(h, 's', (s) => s.state === 'failed')
+    fault.paginate = () => ({ tools: [t], nextCursor: 'loop' })
+    await fault.announce([t])
+    expect(await failed).toMatchObject({ tools: [], lastError: 'MCP server "s": tools/list sent the cursor "loop" again after 2 pages (a listing that never ends); the server is marked failed' })
   })
 })
 
@@ -603,9 +694,9 @@ describe('lifecycle', () => {
         ],
       })
       expect(bridge.status().map((s) => [s.name, s.state, s.attempts, s.lastError])).toEqual([
-        ['unauth', 'failed', 1, 'could not connect: Streamable HTTP error: Error POSTing to endpoint: bad token'],
-        ['refused', 'failed', 1, `could not connect: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`],
-        ['exits', 'failed', 1, 'could not connect: MCP error -32000: Connection closed; its last stderr line: config file missing'],
+        ['unauth', 'failed', 1, 'could not connect: Version negotiation failed: the server requires authorization (HTTP 401)'],
+        ['refused', 'failed', 1, `could not connect: Version negotiation probe failed: fetch failed (connect ECONNREFUSED 127.0.0.1:${closedPort})`],
+        ['exits', 'failed', 1, 'could not connect: Connection closed; its last stderr line: config file missing'],
       ])
     } finally {
       http.close()

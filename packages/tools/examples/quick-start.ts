@@ -14,10 +14,6 @@ ctx.tools.register(defineTool({
     path: { type: 'string', required: true, description: 'Absolute file path' },
     limit: { type: 'integer', minimum: 1, description: 'Read at most this many lines' },
   },
-  output: {
-    schema: { type: 'string' },
-    render: (_args, text) => [{ type: 'text', text }],
-  },
   isConcurrencySafe: () => true,
   async execute(args, exec) {
     // args is typed: { path: string; limit?: number }

@@ -195,6 +195,15 @@ export interface ToolOutput<Args, Value extends JsonValue> {
  */
 export type ToolBodyResult<Value extends JsonValue> = Value | (null extends Value ? void : never)
 
+/**
+ * A body that streams preliminary results: an async generator (`async function* execute(args,
+ * exec)`) whose yields are preliminary JSON values, delivered to `tools/preliminary` observers
+ * in yield order and never to the model, and whose return value is the final value (as a plain
+ * body's). The pipeline closes it (`return()`, so its `finally` runs) when the call's signal
+ * aborts (timeout, cancellation) and when a yield is not JSON (`INVALID_TOOL_OUTPUT`).
+ */
+export type ToolBodyGenerator<Value extends JsonValue> = AsyncGenerator<JsonValue, ToolBodyResult<Value>, undefined>
+
 /** What `finalizeContent` receives beside the content. */
 export interface FinalizeInput {
   readonly callId: string
@@ -222,8 +231,10 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
    * records nothing as the value `null` when the output schema admits `null` and as
    * `INVALID_TOOL_OUTPUT` otherwise (`defineTool` and `defineRawTool` admit a body returning
    * nothing only when `Value` admits `null`: {@link ToolBodyResult}). Must observe `exec.signal`.
+   * May be an async generator ({@link ToolBodyGenerator}): each yield is a preliminary result for
+   * `tools/preliminary` observers, the return value is final.
    */
-  execute(args: Args, exec: ToolExecution): Value | void | Promise<Value | void>
+  execute(args: Args, exec: ToolExecution): Value | void | Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined>
   /** Declarative deadline in ms; enforced only by `@deepseek-ai/dsh-tool-call-timeout-policy`. */
   readonly timeoutMs?: number
   /** Exactly `true` makes a call parallel-safe; anything else (or a throw) is exclusive. */

@@ -23,6 +23,7 @@ import type {
   ToolResult,
 } from './contracts'
 import type { ToolProgressEvent } from './progress'
+import type { ToolPreliminaryEvent } from './pipeline/preliminary'
 
 /** A registry mutation, as `tools/change` reports it. */
 export type ToolChange =
@@ -78,6 +79,12 @@ export interface ToolEvents {
    * content. Every event of a call precedes its `tools/result`. A listener's throw is contained.
    */
   'tools/progress'(event: ToolProgressEvent): void
+  /**
+   * A body written as an async generator yielded a preliminary result (`event.value`, frozen JSON;
+   * `event.sequence` 1, 2, … per body run). A call's events arrive in yield order and precede its
+   * `tools/result`; never model content, never in the session log. A listener's throw is contained.
+   */
+  'tools/preliminary'(event: ToolPreliminaryEvent): void
   /**
    * A batch was accepted by an executor and is about to run (observe-only, scope-filtered; a
    * throw is contained). Tracing and metrics plugins open their batch span here.

@@ -32,5 +32,6 @@ export type {
 export type { MaxInferenceDepth, InferValue, InferArgs } from './schema/infer'
 export { SchemaSpecError, projectSchema, projectParameters } from './schema/projection'
 export { ToolDefinitionError } from './schema/definition-error'
-export { defineTool, type DslToolOutput, type DefineToolCallbacks, type DefineToolInput, type DslToolDefinition } from './schema/define-tool'
+export { defineTool, type DslToolOutput, type DefineToolCallbacks, type DefineToolInput, type DefineShortToolInput, type DslToolDefinition } from './schema/define-tool'
+export { SHORT_FORM_OUTPUT, type ShortToolReturn, type ShortToolValue } from './schema/short-form'
 export { NULL_RESULT_TEXT, renderJsonValue, defineRawTool, type DefineRawToolInput } from './schema/define-raw-tool'

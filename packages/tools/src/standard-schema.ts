@@ -36,10 +36,12 @@ import { deepFreeze, escapePointer, snapshotJson } from './json'
 import { callbackMembers } from './define-members'
 import { ToolDefinitionError } from './schema/definition-error'
 import { Execution } from './pipeline/execution'
+import { isBodyGenerator } from './pipeline/preliminary'
 import type { DefineToolCallbacks } from './schema/define-tool'
 import type { InferValue } from './schema/infer'
 import { projectSchema } from './schema/projection'
 import type { SchemaSpec } from './schema/spec'
+import { OUTPUT_SHAPE_PROBLEM, SHORT_FORM_OUTPUT, type NoOutput, type ShortToolReturn, type ShortToolValue } from './schema/short-form'
 
 /** Any Standard Schema (the `~standard` property with `validate`). */
 export type AnyStandardSchema = StandardSchemaV1<unknown, unknown>
@@ -87,6 +89,25 @@ export interface DefineStandardToolInput<S extends AnyStandardSchema, O>
    * the schema only. Must throw for what it cannot express.
    */
   toJsonSchema?(schema: S | Extract<O, AnyStandardSchema>): object
+}
+
+/**
+ * The short form with a Standard Schema `parameters`: no `output`; the value type is inferred from
+ * `execute`'s return type ({@link ShortToolValue}) and shown as the DSL's short form shows it
+ * (`DefineShortToolInput`).
+ */
+export interface DefineStandardShortToolInput<S extends AnyStandardSchema, R extends ShortToolReturn>
+  extends Omit<DefineToolCallbacks<StandardArgs<S>, StandardSchemaV1.InferOutput<S>, ShortToolValue<R>>, 'execute'> {
+  readonly name: string
+  readonly description: string
+  /** A Standard Schema of the arguments object (zod 4, valibot, ArkType, …). */
+  readonly parameters: S
+  /** Absent in the short form. */
+  readonly output?: NoOutput
+  /** As {@link DefineStandardToolInput.toJsonSchema} (for `parameters` only). */
+  toJsonSchema?(schema: S): object
+  /** Receives the library's parsed output; returns a JSON value or nothing (or yields preliminary results and returns it). */
+  execute(args: StandardSchemaV1.InferOutput<S>, exec: ToolExecution): R | Promise<R> | AsyncGenerator<JsonValue, R, undefined>
 }
 
 /** The definition a Standard Schema tool becomes. */
@@ -198,8 +219,9 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   type Args = StandardArgs<S>
   type Value = StandardOutputValue<O>
   const name = String(input.name)
-  if (typeof input.output !== 'object' || input.output === null) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
-  for (const [pointer, fn] of [['/execute', input.execute], ['/output/render', input.output.render]] as const) {
+  const short = input.output === undefined
+  if (!short && (typeof input.output !== 'object' || input.output === null)) throw new ToolDefinitionError(name, '/output', OUTPUT_SHAPE_PROBLEM)
+  for (const [pointer, fn] of [['/execute', input.execute], ...(short ? [] : [['/output/render', input.output.render] as const])] as const) {
     if (typeof fn !== 'function') throw new ToolDefinitionError(name, pointer, `must be a function (got ${typeof fn})`)
   }
   const convert = input.toJsonSchema?.bind(input) as ((schema: never) => object) | undefined
@@ -208,8 +230,10 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   if (parameters.type !== 'object') {
     throw new ToolDefinitionError(name, '/parameters', `must describe an object (the ${vendorOf(schema)} schema converts to type ${JSON.stringify(parameters.type ?? null)})`)
   }
-  const outputSpec = input.output.schema
-  const outputSchema = isStandardSchema(outputSpec)
+  const outputSpec = short ? undefined : input.output.schema
+  const outputSchema = outputSpec === undefined
+    ? SHORT_FORM_OUTPUT.schema
+    : isStandardSchema(outputSpec)
     ? standardJsonSchema(name, '/output/schema', outputSpec, 'output', convert)
     : deepFreeze(projectSchema(outputSpec as SchemaSpec))
   const validateOutput = isStandardSchema(outputSpec) ? outputSpec['~standard'].validate : undefined
@@ -230,33 +254,51 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   const body = input.execute
   /** The name the texts thrown below give the tool: the shown name of the call (`Execution.shownName`), else the definition's. */
   const shown = (exec: ToolExecution): string => Execution.shownName(exec) ?? name
-  const execute = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
-    let entry = parsed.get(args as object)
-    if (entry === undefined) {
-      let result: StandardSchemaV1.Result<unknown>
-      try {
-        result = await validate(args)
-      } catch (error) {
-        throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
-      }
-      if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
-      entry = { value: result.value }
-    }
-    const value = await body(entry.value as StandardSchemaV1.InferOutput<S>, exec)
+  /** The body's value checked against a Standard Schema output (nothing is checked as `null`, as the pipeline records it). */
+  const checked = async (value: unknown, exec: ToolExecution): Promise<Value | void> => {
     if (validateOutput !== undefined) {
-      // A body that returned nothing is the value null (as the pipeline records it), so the
-      // library checks null: `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
+      // `z.null()` admits a body that returns nothing, as `{ type: 'null' }` does.
       const result = await validateOutput(value === undefined ? null : value)
       if (result.issues !== undefined) throw new ToolError('INVALID_TOOL_OUTPUT', messages.invalidOutput(shown(exec), formatStandardIssues(result.issues)))
     }
-    return value
+    return value as Value | void
+  }
+  /** A generator body stays a generator (its yields are preliminary results); its return value is checked. */
+  async function* checkedGenerator(generator: AsyncGenerator<JsonValue, unknown, undefined>, exec: ToolExecution): AsyncGenerator<JsonValue, Value | void, undefined> {
+    return await checked(yield* generator, exec)
+  }
+  const settle = (out: unknown, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> =>
+    isBodyGenerator(out) ? checkedGenerator(out as AsyncGenerator<JsonValue, unknown, undefined>, exec) : Promise.resolve(out).then((value) => checked(value, exec))
+  /**
+   * Arguments the pipeline could not validate synchronously at prepare (an async validator, or a
+   * call from outside the pipeline): validated here, then the body. A generator body is drained
+   * here, so its yields are not delivered as preliminary results (README, Known limitations).
+   */
+  const validateThenRun = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
+    let result: StandardSchemaV1.Result<unknown>
+    try {
+      result = await validate(args)
+    } catch (error) {
+      throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
+    }
+    if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
+    const out = settle(body(result.value as StandardSchemaV1.InferOutput<S>, exec), exec)
+    if (!isBodyGenerator(out)) return out
+    for (;;) {
+      const step = await out.next()
+      if (step.done === true) return step.value
+    }
+  }
+  const execute = (args: Args, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> => {
+    const entry = parsed.get(args as object)
+    return entry === undefined ? validateThenRun(args, exec) : settle(body(entry.value as StandardSchemaV1.InferOutput<S>, exec), exec)
   }
   const source = input.output
   const definition: StandardToolDefinition<S, O> = {
     name,
     description: input.description,
     parameters,
-    output: Object.freeze({
+    output: short ? (SHORT_FORM_OUTPUT as StandardToolDefinition<S, O>['output']) : Object.freeze({
       schema: outputSchema,
       render: (args: Args, value: Value) => source.render(args, value),
       ...(source.presentationMeta === undefined ? {} : { presentationMeta: (args: Args, value: Value) => source.presentationMeta?.(args, value) }),

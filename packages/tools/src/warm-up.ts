@@ -18,7 +18,7 @@ import { createRunner } from './batch'
 import type { PipelineConfig, PipelineHost, StageHooks } from './pipeline'
 import { defineTool } from './schema'
 
-const NO_HOOKS: StageHooks = Object.freeze({ pre: [], execute: [], post: [], result: [], progress: [], guards: [], approval: undefined })
+const NO_HOOKS: StageHooks = Object.freeze({ pre: [], execute: [], post: [], result: [], progress: [], preliminary: [], guards: [], approval: undefined })
 
 /** The warm-up's own scope: no registry layer or listener belongs to it. */
 const WARM_UP_SCOPE: Scope = Object.freeze({ id: 'dsh-tools/warm-up', kind: 'deployment', parent: undefined })

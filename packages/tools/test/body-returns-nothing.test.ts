@@ -61,7 +61,7 @@ describe('types', () => {
   })
 
   test('a definition\'s execute may return nothing whatever its value type (the pipeline checks it against the output schema)', () => {
-    expectTypeOf<ReturnType<ToolDefinition<{}, number>['execute']>>().toEqualTypeOf<number | void | Promise<number | void>>()
+    expectTypeOf<ReturnType<ToolDefinition<{}, number>['execute']>>().toEqualTypeOf<number | void | Promise<number | void> | AsyncGenerator<JsonValue, number | void, undefined>>()
   })
 })
 

@@ -266,9 +266,12 @@ describe('defineTool', () => {
     expect(badOutput).toThrow('tool "broken_out": /output/schema/items/enum: must be a non-empty array')
   })
 
-  test('missing output or execute is reported', () => {
-    const noOutput = () => defineTool({ name: 'x', description: 'd', parameters: {}, execute: () => null } as never)
-    expect(noOutput).toThrow('tool "x": /output: an output declaration { schema, render } is required')
+  test('a bad output, a missing render or a missing execute is reported (no output is the short form)', () => {
+    expect(defineTool({ name: 'x', description: 'd', parameters: {}, execute: () => null }).output.schema).toEqual({})
+    const nullOutput = () => defineTool({ name: 'x', description: 'd', parameters: {}, output: null, execute: () => null } as never)
+    expect(nullOutput).toThrow('tool "x": /output: must be an output declaration { schema, render }, or absent (the value is shown as itself or as JSON text)')
+    const noRender = () => defineTool({ name: 'z', description: 'd', parameters: {}, output: { schema: { type: 'null' } }, execute: () => null } as never)
+    expect(noRender).toThrow('tool "z": /output/render: must be a function (got undefined)')
     const noExecute = () =>
       defineTool({ name: 'y', description: 'd', parameters: {}, output: { schema: { type: 'null' }, render: () => [] } } as never)
     expect(noExecute).toThrow('tool "y": /execute: must be a function (got undefined)')

@@ -86,7 +86,7 @@ describe('ctx.tools.on', () => {
     const on = h.ctx.tools.on.bind(h.ctx.tools) as (name: string, listener: unknown) => unknown
     expect(() => on('tools/finished', () => undefined)).toThrow(ToolRegistrationError)
     expect(() => on('tools/finished', () => undefined)).toThrow(
-      'tools.on() takes one of "tools/pre-execute", "tools/execute", "tools/post-execute", "tools/result", "tools/progress", "tools/batch-start", "tools/batch-end", "tools/change", got "tools/finished"',
+      'tools.on() takes one of "tools/pre-execute", "tools/execute", "tools/post-execute", "tools/result", "tools/progress", "tools/preliminary", "tools/batch-start", "tools/batch-end", "tools/change", got "tools/finished"',
     )
     expect(() => on('tools/execute', 'next')).toThrow('tools.on("tools/execute") takes a function, got string')
   })

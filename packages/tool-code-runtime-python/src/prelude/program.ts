@@ -126,10 +126,24 @@ export const PY_PRELUDE_PROGRAM = String.raw`
                 run.fail('invalid-output', 'the return value is nested too deeply')
         return out
 
-    async def settle_tasks(before):
-        """Cancels what the run left behind; True when something would not stop."""
+    def task_note(t):
+        coro = t.get_coro()
+        name = (getattr(coro, '__qualname__', None) or getattr(coro, '__name__', None) or type(coro).__name__).replace('__program__.<locals>.', '')
+        task = f'the task {_json.dumps(t.get_name())} (coroutine {name})' if not _re_default_task(t.get_name()) else f'the task running {name}()'
+        return f'{task} was still pending when the program ended: it was cancelled'
+
+    def _re_default_task(name):
+        """Whether name is asyncio's default (Task-<n>): the note then names the coroutine only."""
+        return name.startswith('Task-') and name[5:].isdigit()
+
+    async def settle_tasks(before, run):
+        """Cancels what the run left behind, noting it for the model (run.notes); True when something would not stop."""
         me = _asyncio.current_task()
         leftover = [t for t in _asyncio.all_tasks(loop) if t not in before and t is not me and not t.done()]
+        if run.program is not None and run.program.done() and not run.stopped:
+            run.notes = [task_note(t) for t in leftover if t is not run.program] + hooks.pending_timers()
+        else:
+            hooks.pending_timers()
         for t in leftover:
             t.cancel()
         for _ in range(20):
@@ -158,7 +172,7 @@ export const PY_PRELUDE_PROGRAM = String.raw`
                 _signal.signal(_signal.SIGINT, ignore_interrupt)
                 _Finder.active = False
                 tainted = []
-                if await settle_tasks(before):
+                if await settle_tasks(before, run):
                     tainted.append('a task of the run would not stop')
                 tainted += restore()
                 _signal.signal(_signal.SIGINT, ignore_interrupt)
@@ -174,6 +188,8 @@ export const PY_PRELUDE_PROGRAM = String.raw`
         except BaseException as e:
             tainted.append(f'clean-up: {e!r}')
         result = {'logs': run.lines, 'tainted': '; '.join(tainted)}
+        if run.notes:
+            result['notes'] = run.notes
         if run.failure is not None:
             result['error'] = run.failure
         elif out is not None:

@@ -33,6 +33,8 @@ export const PY_PRELUDE_RUN = String.raw`
             self.task = None
             self.program = None
             self.stopped = False
+            # Note items on work the program left pending when it ended (cancelled).
+            self.notes = []
             # Tasks and futures the program made through the loop, and (kind, exception) of
             # futures freed with their exception never retrieved, in the order they happened.
             self.events = []

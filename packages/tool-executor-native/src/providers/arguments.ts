@@ -3,9 +3,15 @@
  * text ends mid-value: bug case B22), or malformed (an error before the end: left to the
  * pipeline, which answers `INVALID_ARGS` naming the parse error, or to the core's repair).
  */
+import { stripInvisibleEdges } from '@deepseek-ai/dsh-tools'
 
 /** The state of an argument string. */
 export type ArgumentsState = 'complete' | 'empty' | 'incomplete' | 'malformed'
+
+/** `JSON.parse` of argument text under the same rule as {@link classifyArguments} (invisible edges removed). @throws SyntaxError */
+export function parseArgumentsText(raw: string): unknown {
+  return JSON.parse(stripInvisibleEdges(raw).text)
+}
 
 class EndOfInput extends Error {}
 class Malformed extends Error {}
@@ -14,8 +20,15 @@ class Malformed extends Error {}
  * Returns `complete` when `text` parses as JSON, `empty` for `""` or whitespace, `incomplete`
  * when every character so far is valid JSON and only the end is missing, `malformed` otherwise
  * (including trailing text after a complete value, emission E15).
+ *
+ * The rule is the pipeline's: byte-order marks, zero-width spaces and word joiners around the
+ * JSON text are removed first (`stripInvisibleEdges` of `@deepseek-ai/dsh-tools`, which the
+ * pipeline applies before `JSON.parse` and notes in `result.meta.repairs`), so `\uFEFF{"a":1}`
+ * is `complete` here and runs there; one inside the JSON text is left alone. Read a `complete`
+ * text with {@link parseArgumentsText}.
  */
-export function classifyArguments(text: string): ArgumentsState {
+export function classifyArguments(raw: string): ArgumentsState {
+  const text = stripInvisibleEdges(raw).text
   if (text.trim() === '') return 'empty'
   try {
     JSON.parse(text)

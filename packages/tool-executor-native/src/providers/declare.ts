@@ -4,9 +4,9 @@
  * reversible provider names and collects every change as a warning.
  */
 import { deepFreeze, type JsonValue, type ToolSchema } from '@deepseek-ai/dsh-tools'
-import { assignWireNames, type NameRule } from './names'
+import { assignWireNames, isValidToolName, type NameRule } from './names'
 import { ConversionFailure, Origins, Report, copyJson } from './schema/json'
-import type { ConversionError, ConversionWarning, DeclarationInput, Declarations } from './types'
+import type { ConversionError, ConversionWarning, DeclarationInput, DeclarationOptions, Declarations } from './types'
 
 /** What a provider's schema conversion returns for one tool. */
 export interface ConvertedTool<S> {
@@ -37,6 +37,8 @@ export function buildDeclarations<S, T>(
   rule: NameRule,
   convert: (parameters: JsonValue, report: Report, origins: Origins, tool: ToolSchema) => ConvertedTool<S>,
   shape: (prepared: PreparedTool<S>) => T,
+  options: DeclarationOptions = {},
+  requestHelper = 'the provider\'s request helper',
 ): Declarations<T> {
   const errors: ConversionError[] = []
   const seen = new Set<string>()
@@ -66,16 +68,32 @@ export function buildDeclarations<S, T>(
   const nameMap = assignWireNames(
     converted.map((c) => c.tool.name),
     rule,
+    options.names,
   )
   const warnings: ConversionWarning[] = []
   const out: T[] = []
   for (const { tool, report, result } of converted) {
     const wireName = nameMap.toWire(tool.name) as string
     if (wireName !== tool.name) {
-      warnings.push({ tool: tool.name, pointer: '/name', code: 'NAME_MAPPED', message: `name ${JSON.stringify(tool.name)} breaks the provider rule ${rule.description}; sent as ${JSON.stringify(wireName)}` })
+      const message = isValidToolName(tool.name, rule)
+        ? `name ${JSON.stringify(tool.name)} was given to ${JSON.stringify(nameMap.toOriginal(tool.name))} earlier in this conversation; sent as ${JSON.stringify(wireName)}`
+        : `name ${JSON.stringify(tool.name)} breaks the provider rule ${rule.description}; sent as ${JSON.stringify(wireName)}`
+      warnings.push({ tool: tool.name, pointer: '/name', code: 'NAME_MAPPED', message })
     }
     warnings.push(...report.warnings)
     out.push(shape({ tool, wireName, description: typeof tool.description === 'string' ? tool.description : '', converted: result }))
+  }
+  const sections: unknown = input?.sections
+  if (Array.isArray(sections)) {
+    sections.forEach((section: { id?: unknown; title?: unknown } | null, i) => {
+      const label = `${JSON.stringify(String(section?.title ?? ''))} (${String(section?.id ?? '')})`
+      warnings.push({
+        tool: typeof section?.id === 'string' ? section.id : '',
+        pointer: `/sections/${i}`,
+        code: 'SECTIONS_DROPPED',
+        message: `prompt section ${label} is not part of a tools declaration and was left out: the model needs it in the system prompt. Use ${requestHelper}, whose \`system\` holds it, or put sections[].text in the system prompt yourself`,
+      })
+    })
   }
   // The tools stay unfrozen: SDKs such as @google/genai rewrite a declaration's schema in place.
   return { tools: out, nameMap, warnings: deepFreeze(warnings), errors: deepFreeze(errors) }

@@ -29,6 +29,8 @@ export interface PendingCall {
   readonly itemId?: string
   /** Gemini's `thoughtSignature` on the call's part. */
   readonly signature?: string
+  /** The call's arguments are known to be incomplete (a streamed call whose announced parts never came). */
+  readonly incomplete?: boolean
 }
 
 /** A part of the assistant turn as a parser collected it; calls refer to `calls` by index. */
@@ -75,6 +77,7 @@ export function finalizeCalls(input: FinalizeInput): ParsedToolCalls {
   const callIdChanges: CallIdChange[] = []
   const ids = assignCallIds(input, issues, callIdChanges)
   const states = input.calls.map((call, i) => {
+    if (call.incomplete === true) return 'incomplete'
     if (typeof call.arguments === 'string') {
       const state = classifyArguments(call.arguments)
       // '' at the very end of a limit-cut response: the arguments never started.

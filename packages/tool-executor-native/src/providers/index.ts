@@ -7,6 +7,7 @@
 export {
   type WireProvider,
   type DeclarationInput,
+  type DeclarationOptions,
   type ConversionWarningCode,
   type ConversionWarning,
   type ConversionErrorCode,
@@ -51,6 +52,18 @@ export { RECOVERED_CALL_ID_PREFIX } from './finalize'
 export { TRUNCATED_ARGUMENTS, TRUNCATED_RESPONSE, truncatedCallResults } from './truncation'
 export { type SettledCalls, settleParsedCalls } from './settle'
 export { STRICT_MAX_DEPTH } from './schema/strict'
+export {
+  type RequestInput,
+  type ProviderRequest,
+  renderPromptSections,
+  withSystemText,
+  toOpenAIChatRequest,
+  toOpenAICompatibleRequest,
+  toDeepSeekRequest,
+  toOpenAIResponsesRequest,
+  toAnthropicRequest,
+  toGeminiRequest,
+} from './request'
 export { type SanitizeOptions, type SanitizedParameters, sanitizeToolParameters } from './sanitize'
 
 export { type OpenAIChatTool, type OpenAIDeclarationOptions, toOpenAIChatTools, toOpenAICompatibleTools, toDeepSeekTools } from './openai-chat/declare'

@@ -39,10 +39,15 @@ export interface NameMapEntry {
 
 /**
  * A one-to-one map between tool names and provider-side names. Built by the declaration
- * builders; keep it with the conversation and pass it to the parsers and result builders.
+ * builders; keep it with the conversation and pass it to the parsers and result builders, and
+ * to the next declaration as its `names` option so the names the model saw stay the same.
+ * Persist `entries` (plain JSON) and restore them with {@link nameMapFromEntries}.
  */
 export interface NameMap {
-  /** Every declared tool in declaration order (identity entries included). */
+  /**
+   * Every declared tool in declaration order (identity entries included); when the declaration
+   * was given a conversation's `names`, those entries come first, also for tools no longer declared.
+   */
   readonly entries: readonly NameMapEntry[]
   /** The provider-side name of a declared tool, or `undefined` for an undeclared one. */
   toWire(original: string): string | undefined
@@ -51,7 +56,7 @@ export interface NameMap {
    * pipeline can answer it with `UNKNOWN_TOOL` and the list of available names.
    */
   toOriginal(wire: string): string
-  /** Whether `wire` is a declared provider-side name. */
+  /** Whether `wire` is a provider-side name in the map. */
   hasWire(wire: string): boolean
 }
 
@@ -99,25 +104,37 @@ export function nameMapFromEntries(entries: readonly NameMapEntry[]): NameMap {
  *   (`搜索工具` → `____` alone says nothing, so it is always hashed), or when it clashes with a
  *   kept name or with another rewritten name (`a.b` and `a:b` with `a_b` present: both hashed).
  *
+ * With `given` (the names a conversation already used: an earlier declaration's `nameMap`, or
+ * persisted entries), names once given stay: a tool in `given` keeps its provider name (when
+ * that name still satisfies `rule`), and a newcomer may not take any provider name in `given`,
+ * even one of a tool no longer declared — it gets the rewritten, hashed form instead (`a_b`
+ * arriving after `a.b` was sent as `a_b` becomes `a_b_<hash>`). The result then lists every
+ * entry of `given` first (declared or not, so earlier turns still map back), then the new ones.
+ *
  * A hash that still clashes (once in ~4 billion) is re-hashed with a counter, in the order of
  * the original names (code-unit order), which is again independent of registration order.
  */
-export function assignWireNames(names: readonly string[], rule: NameRule): NameMap {
+export function assignWireNames(names: readonly string[], rule: NameRule, given?: NameMap | readonly NameMapEntry[]): NameMap {
+  const previous = givenEntries(given)
+  const pinned = new Map<string, string>()
+  for (const { original, wire } of previous) if (isValidToolName(wire, rule)) pinned.set(original, wire)
+  const reserved = new Set(previous.map((entry) => entry.wire))
+  const fresh = names.filter((name) => !pinned.has(name))
   const kept = new Set<string>()
-  for (const name of names) if (isValidToolName(name, rule)) kept.add(name)
+  for (const name of fresh) if (isValidToolName(name, rule) && !reserved.has(name)) kept.add(name)
   const bases = new Map<string, string>()
   const baseCount = new Map<string, number>()
-  for (const name of names) {
+  for (const name of fresh) {
     if (kept.has(name)) continue
     const base = sanitizedBase(name, rule)
     bases.set(name, base)
     baseCount.set(base, (baseCount.get(base) ?? 0) + 1)
   }
-  const taken = new Set(kept)
+  const taken = new Set([...kept, ...reserved])
   const wire = new Map<string, string>()
   const hashed: string[] = []
   for (const [name, base] of bases) {
-    const needsHash = base.length > rule.maxLength || !/[A-Za-z0-9]/.test(base) || kept.has(base) || (baseCount.get(base) ?? 0) > 1
+    const needsHash = base.length > rule.maxLength || !/[A-Za-z0-9]/.test(base) || kept.has(base) || reserved.has(base) || (baseCount.get(base) ?? 0) > 1
     if (needsHash) hashed.push(name)
     else {
       wire.set(name, base)
@@ -131,7 +148,36 @@ export function assignWireNames(names: readonly string[], rule: NameRule): NameM
     taken.add(candidate)
     wire.set(name, candidate)
   }
-  return nameMapFromEntries(names.map((name) => ({ original: name, wire: kept.has(name) ? name : (wire.get(name) as string) })))
+  const wireOf = (name: string): string => pinned.get(name) ?? (kept.has(name) ? name : (wire.get(name) as string))
+  // Earlier entries first, each with its current provider name (one that broke the rule is re-assigned).
+  const declared = new Set(names)
+  const entries: NameMapEntry[] = previous.map(({ original, wire: old }) => ({ original, wire: pinned.has(original) || !declared.has(original) ? old : wireOf(original) }))
+  const listed = new Set(previous.map((entry) => entry.original))
+  for (const name of names) if (!listed.has(name)) entries.push({ original: name, wire: wireOf(name) })
+  return nameMapFromEntries(entries)
+}
+
+/**
+ * The entries of a conversation's names (a {@link NameMap} or its `entries`).
+ * @throws TypeError naming what was wrong: not a map or an array, or an entry without string `original` and `wire`.
+ */
+function givenEntries(given: NameMap | readonly NameMapEntry[] | undefined): readonly NameMapEntry[] {
+  if (given === undefined || given === null) return []
+  const entries: unknown = Array.isArray(given) ? given : (given as { entries?: unknown }).entries
+  if (!Array.isArray(entries)) throw new TypeError(`names must be a NameMap (a declaration's nameMap) or its entries array, got ${describe(given)}`)
+  entries.forEach((entry: { original?: unknown; wire?: unknown } | null, i) => {
+    if (typeof entry?.original !== 'string' || entry.original === '' || typeof entry.wire !== 'string' || entry.wire === '') {
+      throw new TypeError(`names: entry ${i} must be { original, wire } with non-empty strings, got ${describe(entry)}`)
+    }
+  })
+  return entries as readonly NameMapEntry[]
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'object') return JSON.stringify(value)?.slice(0, 80) ?? 'an object'
+  return typeof value === 'string' ? JSON.stringify(value) : String(value)
 }
 
 /** The rule-conforming characters of `name` (others replaced by `_`), with a `_` prefix when needed. */

@@ -14,7 +14,7 @@
  * response is then `malformed-markup` and nothing runs.
  */
 import { isObject } from './schema/json'
-import { classifyArguments } from './arguments'
+import { classifyArguments, parseArgumentsText } from './arguments'
 import { detectLeakedMarkup } from './markup'
 import { quoteText, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import type { MarkupError, RecoveredMarker } from './types'
@@ -85,7 +85,7 @@ export function recoverTextCalls(text: string): TextRecovery {
     const body = (match[2] as string).trim()
     const state = classifyArguments(body)
     let value: unknown
-    if (state === 'complete') value = JSON.parse(body)
+    if (state === 'complete') value = parseArgumentsText(body)
     if (state === 'empty') value = {}
     if (isObject(value as JsonValue)) calls.push({ marker: 'harmony', offset, end, name: match[1] as string, arguments: value as JsonObject })
     else errors.push({ marker: 'harmony', offset, message: `harmony call to functions.${match[1]}: the message after <|message|> is ${state === 'complete' ? 'JSON but not an object' : `not complete JSON (${state})`}` })
@@ -150,7 +150,7 @@ function parseDsmlParameters(body: string, tool: string): JsonObject | string {
   const trimmed = body.trim()
   if (trimmed.startsWith('{')) {
     if (classifyArguments(trimmed) !== 'complete') return `the JSON arguments of ${quoteText(tool)} are not complete JSON`
-    const value = JSON.parse(trimmed) as JsonValue
+    const value = parseArgumentsText(trimmed) as JsonValue
     return isObject(value) ? value : `the JSON arguments of ${quoteText(tool)} are not an object`
   }
   const args: JsonObject = {}
@@ -177,13 +177,13 @@ function parseHermesBody(body: string): { name: string; arguments: JsonObject } 
   const trimmed = body.trim()
   const state = classifyArguments(trimmed)
   if (state !== 'complete') return `the body is not complete JSON (${state})`
-  const value = JSON.parse(trimmed) as JsonValue
+  const value = parseArgumentsText(trimmed) as JsonValue
   if (!isObject(value)) return 'the body is not a JSON object'
   if (typeof value.name !== 'string' || value.name === '') return 'the body has no "name" string'
   let args: JsonValue | undefined = value.arguments ?? value.parameters
   if (typeof args === 'string') {
     if (classifyArguments(args) !== 'complete') return `the "arguments" string of ${quoteText(value.name)} is not complete JSON`
-    args = JSON.parse(args) as JsonValue
+    args = parseArgumentsText(args) as JsonValue
   }
   if (args === undefined || args === null) args = {}
   if (!isObject(args)) return `the "arguments" of ${quoteText(value.name)} are not an object`

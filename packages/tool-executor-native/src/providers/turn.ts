@@ -3,7 +3,7 @@
  * and call arguments as a string or an object, whichever the provider's history needs.
  */
 import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
-import { classifyArguments } from './arguments'
+import { classifyArguments, parseArgumentsText } from './arguments'
 import { isObject } from './schema/json'
 import type { AssistantPart, ParsedToolCalls } from './types'
 
@@ -27,7 +27,7 @@ export function argumentsText(args: string | JsonValue): string {
 export function argumentsObject(args: string | JsonValue): JsonObject {
   if (isObject(args)) return args
   if (typeof args === 'string' && classifyArguments(args) === 'complete') {
-    const value = JSON.parse(args) as JsonValue
+    const value = parseArgumentsText(args) as JsonValue
     if (isObject(value)) return value
   }
   return {}

@@ -3,15 +3,40 @@
  * truncation contract (docs/design.md, "Native executor and provider formats": declarations in
  * the providers' wire shapes, and their emissions turned into a raw batch).
  */
-import type { JsonObject, JsonValue, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
-import type { NameMap } from './names'
+import type { JsonObject, JsonValue, PromptSection, RawToolCall, ToolSchema } from '@deepseek-ai/dsh-tools'
+import type { NameMap, NameMapEntry } from './names'
 
 /** The wire formats this module speaks. `deepseek` is OpenAI-compatible chat with DeepSeek's limits. */
 export type WireProvider = 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'deepseek' | 'openai-compatible'
 
-/** What the declaration builders read: an executor description (`describe()`), or any `{ tools }`. */
+/**
+ * What the declaration builders read: an executor description (`describe()`), or any `{ tools }`.
+ * The tools-only builders (`toOpenAIChatTools`, …) declare `tools` and report each of `sections`
+ * as a `SECTIONS_DROPPED` warning (a PTC executor's SDK belongs in the system prompt); the
+ * request helpers (`toOpenAIChatRequest`, …) return them as `system`.
+ */
 export interface DeclarationInput {
   readonly tools: readonly ToolSchema[]
+  /** The executor's prompt sections (`describe().sections`; the PTC executor's SDK). */
+  readonly sections?: readonly PromptSection[]
+}
+
+/**
+ * Options every declaration builder takes.
+ */
+export interface DeclarationOptions {
+  /**
+   * The provider names this conversation already used: the previous declaration's `nameMap`, or
+   * its persisted `entries` (`nameMap.entries`, plain JSON). Names once given stay: a tool keeps
+   * the provider name it had, and a newcomer whose name would clash with one given earlier (even
+   * to a tool no longer declared) gets the rewritten form, so the history never points at another
+   * tool. The result's `nameMap` holds the given entries first, then the new ones: pass it to the
+   * next declaration. Absent: names depend only on the tools declared now. Anything else throws a
+   * `TypeError` (`names must be a NameMap (a declaration's nameMap) or its entries array, got …`,
+   * `names: entry 0 must be { original, wire } with non-empty strings, got …`); two entries with
+   * one original or one wire name throw the `RangeError` of `nameMapFromEntries`.
+   */
+  readonly names?: NameMap | readonly NameMapEntry[]
 }
 
 /**
@@ -37,6 +62,9 @@ export interface DeclarationInput {
  * - `STRICT_NULLABLE`: strict mode made an optional property required and nullable (enable null-as-absent repair; bug case B11).
  * - `STRICT_UNAVAILABLE`: strict mode was requested but the schema cannot be strict; sent with `strict: false`.
  * - `DEFER_LOADING_DROPPED`: `deferLoading` is not carried by this provider's declaration.
+ * - `SECTIONS_DROPPED`: the input had prompt sections (the PTC executor's SDK) and a tools-only
+ *   builder left them out; `tool` is the section id, `pointer` `/sections/<i>`. Use the
+ *   provider's request helper (`toOpenAIChatRequest`, …), whose `system` holds them.
  */
 export type ConversionWarningCode =
   | 'NAME_MAPPED'
@@ -59,6 +87,7 @@ export type ConversionWarningCode =
   | 'STRICT_NULLABLE'
   | 'STRICT_UNAVAILABLE'
   | 'DEFER_LOADING_DROPPED'
+  | 'SECTIONS_DROPPED'
 
 /**
  * One change made while converting a tool. `pointer` is an RFC 6901 JSON pointer into the

@@ -55,6 +55,8 @@
  */
 import { transformSync } from 'esbuild'
 import { PRELUDE_ASYNC_HELPER } from './async-helper'
+import { PRELUDE_CONSOLE } from './prelude-console'
+import { PRELUDE_TIMERS } from './prelude-timers'
 
 let minified: string | undefined
 
@@ -74,7 +76,7 @@ export function preludeCode(): string {
 }
 
 /** The readable prelude source (see the module comment for its contract). */
-export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
+export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config, hostTimer) {
   'use strict';
   var G = globalThis;
   var keys = Object.keys, isArray = Array.isArray, stringify = JSON.stringify, parse = JSON.parse;
@@ -82,6 +84,9 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   var ErrorCtor = Error, TypeErrorCtor = TypeError, RangeErrorCtor = RangeError, StringCtor = String;
   var apply = Reflect.apply, slice = String.prototype.slice, split = String.prototype.split, join = Array.prototype.join;
   var symbolToString = Symbol.prototype.toString;
+  var indexOf = String.prototype.indexOf, repeat = String.prototype.repeat, hasOwnProperty = Object.prototype.hasOwnProperty;
+  var regexExec = RegExp.prototype.exec;
+  function hasOwn(o, k) { return apply(hasOwnProperty, o, [k]); }
   var NativePromise = Promise, promiseProto = NativePromise.prototype, nativeThen = promiseProto.then, construct = Reflect.construct;
   var handledSet = new WeakSet(), unhandledMap = new Map();
   var weakHas = WeakSet.prototype.has, weakAdd = WeakSet.prototype.add;
@@ -112,6 +117,25 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     if (e instanceof ToolCallError) return 'ToolCallError (' + StringCtor(e.toolName) + '): ' + message;
     return message === '' ? name : name + ': ' + message;
   }
+  // Positions of an error's program frames (QuickJS: 'program.js:<line>:<column>'), as marks the
+  // host replaces with the model's own line after the run (positions.ts).
+  function positionsOf(e) {
+    var stack, marks = [];
+    try { stack = e.stack; } catch (x) { return marks; }
+    if (typeof stack !== 'string') return marks;
+    var re = /program\.js:(\d+):(\d+)/g, m, last = '';
+    while ((m = apply(regexExec, re, [stack])) !== null) {
+      var mark = '\u0001' + m[1] + ':' + m[2] + '\u0001';
+      if (mark !== last) marks[marks.length] = mark;
+      last = mark;
+    }
+    return marks;
+  }
+  function withPosition(text, e) {
+    if (e === null || typeof e !== 'object') return text;
+    var marks = positionsOf(e);
+    return marks.length === 0 ? text : text + ' (' + marks[0] + ')';
+  }
   function format(v) {
     switch (typeof v) {
       case 'string': return v;
@@ -141,16 +165,25 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       default: return StringCtor(v);
     }
   }
+  // A thrown value's one line, without its position (inside another message).
+  function describeText(e) {
+    try {
+      return clip(e instanceof ErrorCtor ? errorLine(e) : typeof e === 'string' ? 'Uncaught ' + e : 'Uncaught ' + format(e), messageChars);
+    } catch (x) {
+      return 'Uncaught exception (it could not be described)';
+    }
+  }
   function describe(e) {
-    var text;
+    var text, placed;
     try {
       if (e instanceof ErrorCtor) text = errorLine(e);
       else if (typeof e === 'string') text = 'Uncaught ' + e;
       else text = 'Uncaught ' + format(e);
+      placed = withPosition(clip(text, messageChars), e);
     } catch (x) {
-      text = 'Uncaught exception (it could not be described)';
+      placed = 'Uncaught exception (it could not be described)';
     }
-    return clip(text, messageChars);
+    return placed;
   }
 
   // ---- promise rejection tracking (see the module comment) ----
@@ -257,6 +290,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   }
   function unhandled(main) {
     finished = true;
+    if (uncaughtInJobs.length > 0) {
+      var thrown = uncaughtInJobs[0], said = describe(thrown);
+      return thrown instanceof ErrorCtor ? 'Uncaught ' + said : said;
+    }
     apply(mapDelete, unhandledMap, [main]);
     var count = 0, first;
     apply(mapForEach, unhandledMap, [function (reason) { if (count++ === 0) first = reason; }]);
@@ -268,7 +305,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       text = 'exception (it could not be described)';
     }
     var more = count === 1 ? '' : ' (and ' + (count - 1) + ' more unhandled rejection' + (count === 2 ? '' : 's') + ')';
-    return clip('Uncaught (in promise) ' + text + more, messageChars);
+    return withPosition(clip('Uncaught (in promise) ' + text, messageChars - more.length), first) + more;
   }
 
   // Copies a value as plain JSON data, reading every property once. The JSON pointer of the
@@ -321,7 +358,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     return text;
   }
   function read(holder, key, keysStack, what) {
-    try { return holder[key]; } catch (e) { throw new TypeErrorCtor(what + ' is not JSON: reading ' + pointerOf(keysStack) + ' threw ' + describe(e)); }
+    try { return holder[key]; } catch (e) { throw new TypeErrorCtor(what + ' is not JSON: reading ' + pointerOf(keysStack) + ' threw ' + describeText(e)); }
   }
   // Fast path: native JSON.stringify with a replacer that refuses what JSON would silently drop
   // or mangle. On any refusal the slow copy runs to report the exact JSON pointer.
@@ -354,10 +391,10 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
   // promises of those not settled yet, by call id. The promise is made here with the intrinsic
   // constructor (no host call and no then() per call); a rejection is recorded against the
   // promise the program holds, so a failure nobody handles is reported like any other rejection.
-  var queued = '', nextCallId = 0, finished = false;
+  var queued = '', nextCallId = 0, finished = false, takenUpTo = 0;
   var awaiting = create(null);
-  function awaitReply(id, name) {
-    var entry = { name: name, resolve: undefined, reject: undefined, promise: undefined };
+  function awaitReply(id, name, accessor) {
+    var entry = { name: name, accessor: accessor, resolve: undefined, reject: undefined, promise: undefined };
     entry.promise = new NativePromise(function (resolve, reject) { entry.resolve = resolve; entry.reject = reject; });
     awaiting[id] = entry;
     return entry.promise;
@@ -386,6 +423,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     if (queued === '') return undefined;
     var calls = queued;
     queued = '';
+    takenUpTo = nextCallId;
     return calls;
   }
   function makeTool(name, accessor, index) {
@@ -407,7 +445,7 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       if (finished) return refuseLate({ kind: 'invalid', message: 'the program has finished; ' + accessor + ' was not called' });
       var id = ++nextCallId;
       queued += id + ':' + index + ':' + json.length + ':' + json;
-      return awaitReply(id, name);
+      return awaitReply(id, name, accessor);
     };
     defineProperty(tool, 'name', { value: name });
     return tool;
@@ -437,20 +475,42 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
     },
   });
 
-  function printer() {
-    return function () {
-      var line = '';
-      for (var i = 0; i < arguments.length; i++) line += (i === 0 ? '' : ' ') + format(arguments[i]);
-      if (line.length > outputChars) line = apply(slice, line, [0, outputChars + 1]);
-      hostPrint(line);
-    };
+  // One printed text (lines joined with '\n'); longer than the output budget, it is cut just past
+  // it (the host fails the run as output-limit anyway).
+  function print(line) {
+    if (line.length > outputChars) line = apply(slice, line, [0, outputChars + 1]);
+    hostPrint(line);
   }
-  var consoleObject = freeze({ log: printer(), info: printer(), warn: printer(), error: printer(), debug: printer() });
+  // The run's clock: ms since the program started (the host's performance.now()).
+  function now() {
+    return hostTimer(3, 0, 0);
+  }
+${PRELUDE_CONSOLE}
+${PRELUDE_TIMERS}
+  // What the program left running when it ended (notes for the model; see pendingWork in the API).
+  function pendingWork() {
+    var lines = [];
+    var ids = keys(awaiting);
+    for (var i = 0; i < ids.length; i++) {
+      var entry = awaiting[ids[i]];
+      lines[lines.length] = +ids[i] <= takenUpTo
+        ? 'the call ' + entry.accessor + '(…) was still running when the program ended: it was cancelled'
+        : 'the call ' + entry.accessor + '(…) was never awaited and the program ended first: it was cancelled before it started';
+    }
+    var timerLines = pendingTimerLines();
+    for (var t = 0; t < timerLines.length; t++) lines[lines.length] = timerLines[t];
+    return lines.length === 0 ? undefined : apply(join, lines, ['\n']);
+  }
 
   defineProperty(G, 'tools', { value: tools, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'console', { value: consoleObject, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'ToolCallError', { value: ToolCallError, writable: true, configurable: true, enumerable: false });
   defineProperty(G, 'Promise', { value: TrackedPromise, writable: true, configurable: true, enumerable: false });
+  var timerNames = keys(timerGlobals);
+  for (var tg = 0; tg < timerNames.length; tg++) {
+    defineProperty(timerGlobals[timerNames[tg]], 'name', { value: timerNames[tg] });
+    defineProperty(G, timerNames[tg], { value: timerGlobals[timerNames[tg]], writable: true, configurable: true, enumerable: false });
+  }
   if (config.asyncHelper === true) defineProperty(G, '__async', { value: asyncHelper, writable: true, configurable: false, enumerable: true });
 
   return freeze({
@@ -465,6 +525,8 @@ export const PRELUDE_SOURCE = String.raw`(function (hostPrint, names, config) {
       return describe(e);
     },
     unhandled: unhandled,
+    pendingWork: pendingWork,
+    fire: fire,
     afterJobs: afterJobs,
     deliver: deliver,
     refuse: refuse,

@@ -4,7 +4,8 @@
  * variant). See docs/design.md, "PTC executor".
  *
  * Isolation: the program sees only the JavaScript language, `console`, `tools` and
- * `ToolCallError` — no `process`, `require`, modules, file system, network or timers. Values
+ * `ToolCallError`, and timers within the run's wall budget (`prelude-timers.ts`) — no `process`,
+ * `require`, modules, file system or network. Values
  * cross the boundary only as JSON text: the prelude serializes a sub-call argument inside the
  * sandbox, the host parses it, and results travel back the same way, so no host object is ever
  * reachable from the program (bug case B19).
@@ -33,6 +34,8 @@ import { stripProgramCached } from '../strip'
 import { abortError, Execution, messageOf } from './execution'
 import { ModulePool, type ModulePoolStats, type SandboxModule } from './module-pool'
 import { preludeCode } from './prelude'
+import { dropAsyncHelper } from './async-helper'
+import { placePositions } from './positions'
 import { defaultReplySpinMs, MAX_REPLY_SPIN_MS } from './reply-spin'
 import { bindingsLink } from './host-call'
 import type { CodeRuntime, HostFunction, RunInput, RunOutput } from './types'
@@ -240,7 +243,9 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
     const stripped = await stripProgramCached(input.program, { cache })
     if (input.signal.aborted) return { logs: [], error: abortError(input.signal) }
     if ('error' in stripped) return { logs: [], error: { kind: 'exception', message: stripped.error.message } }
-    if (thread === 'worker') return workerPool().run({ code: stripped.code, input, limits, started })
+    // Error positions name the model's own lines (positions.ts), through the strip's source map.
+    const placed = (output: RunOutput): Promise<RunOutput> => placePositions(output, input.program, stripped.code, dropAsyncHelper(stripped.code))
+    if (thread === 'worker') return placed(await workerPool().run({ code: stripped.code, input, limits, started }))
     let entry: SandboxModule
     try {
       entry = await pool.acquire(limits.memoryBytes)
@@ -251,10 +256,11 @@ export function createQuickJsRuntime(options: QuickJsRuntimeOptions = {}): Quick
       pool.release(entry, true)
       return { logs: [], error: abortError(input.signal) }
     }
-    return new Promise<RunOutput>((resolve) => {
+    const output = await new Promise<RunOutput>((resolve) => {
       const host = bindingsLink(input.bindings, limits.valueBytes)
       new Execution({ entry, pool, code: stripped.code, input, host, prelude: preludeCode(), limits, started, watchdog, graceMs, resolve }).start()
     })
+    return placed(output)
   }
 
   const run = async (input: RunInput, cache = true): Promise<RunOutput> => {

@@ -90,6 +90,12 @@ export interface RunOutput {
   readonly value?: JsonValue
   readonly logs: readonly string[]
   readonly error?: RunError
+  /**
+   * Work the program left pending when it ended (it returned or threw) and that was cancelled:
+   * one line each, starting `note: ` (a sub-call not awaited, a timer that had not fired, a
+   * Python task). Absent when there was none. Rendered after the output (`renderRunOutput`).
+   */
+  readonly notes?: readonly string[]
   readonly stats?: RunStats
 }
 

@@ -381,9 +381,10 @@ export class EngineWorker {
         const logs = run.logs.length === 0 ? output.logs : [...run.logs, ...output.logs]
         const stats = { subCalls: run.forwarded, computeMs: output.stats?.computeMs ?? 0, wallMs: performance.now() - run.request.started }
         const error = run.override ?? output.error
-        if (error !== undefined) this.settle(run, { logs, error, stats })
-        else if (output.value !== undefined) this.settle(run, { value: output.value, logs, stats })
-        else this.settle(run, { logs, stats })
+        const notes = output.notes === undefined ? {} : { notes: output.notes }
+        if (error !== undefined) this.settle(run, { logs, error, stats, ...notes })
+        else if (output.value !== undefined) this.settle(run, { value: output.value, logs, stats, ...notes })
+        else this.settle(run, { logs, stats, ...notes })
         return
       }
     }

@@ -8,7 +8,9 @@ import { isThenable, runRepeatable } from '../chains'
 import { fuseSignals } from '../signals'
 import { ABORTED_BEFORE, ABORTED_DRAFT, failFromInfo, thrownCap } from './drafts'
 import { SignalView, type Execution } from './execution'
+import { drainBody, isBodyGenerator, type ToolPreliminaryEvent } from './preliminary'
 import { revokedBySet } from './prepare'
+import { shownName } from './shown-name'
 import { settleValue } from './settle'
 import { dispatchDurable } from './durable'
 import type { CallState, RunContext } from './types'
@@ -85,6 +87,7 @@ function executeStage(state: CallState, run: RunContext, end: DispatchEnd): bool
     let out: unknown
     try {
       out = exec.definition.execute(exec.arguments, exec)
+      if (isBodyGenerator(out)) out = drain(out, state, run, exec.signal)
     } catch (error) {
       bodyFailed(state, run, caller, error, true)
       return false
@@ -110,6 +113,7 @@ function executeStage(state: CallState, run: RunContext, end: DispatchEnd): bool
     let out: unknown
     try {
       out = exec.definition.execute(exec.arguments, view)
+      if (isBodyGenerator(out)) out = drain(out, state, run, view.signal)
     } catch (error) {
       fused?.dispose()
       state.writable = true
@@ -142,6 +146,17 @@ function executeStage(state: CallState, run: RunContext, end: DispatchEnd): bool
 }
 
 const STARTED = (): boolean => true
+
+/** A generator body's final value, its yields delivered to `tools/preliminary` (see `preliminary.ts`). */
+function drain(generator: AsyncGenerator<unknown, unknown, undefined>, state: CallState, run: RunContext, signal: AbortSignal): Promise<unknown> {
+  return drainBody(generator, state.exec!, signal, {
+    listeners: run.hooks.preliminary as readonly ((event: ToolPreliminaryEvent) => unknown)[],
+    scope: run.scope,
+    agent: run.agent,
+    shownName: () => shownName(state.call.name, run),
+    report: (error) => run.host.report('tools/preliminary', error),
+  })
+}
 
 /**
  * Settles the call when the `tools/execute` stage's thenable does: the draft, then the contexts

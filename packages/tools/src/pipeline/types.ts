@@ -20,6 +20,7 @@ export interface StageHooks {
   readonly post: readonly Listener[]
   readonly result: readonly Listener[]
   readonly progress: readonly Listener[]
+  readonly preliminary: readonly Listener[]
   readonly guards: readonly ToolGuard[]
   readonly approval: ApprovalService | undefined
 }

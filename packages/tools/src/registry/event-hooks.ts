@@ -16,6 +16,7 @@ export const TOOL_EVENT_NAMES: ReadonlySet<string> = new Set(Object.keys({
   'tools/post-execute': true,
   'tools/result': true,
   'tools/progress': true,
+  'tools/preliminary': true,
   'tools/batch-start': true,
   'tools/batch-end': true,
   'tools/change': true,

@@ -472,7 +472,7 @@ export class ToolRegistry extends Service {
       guards.push(...layer.guards)
       if (layer.approvals.length > 0) approval = layer.approvals[layer.approvals.length - 1]
     }
-    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), progress: pick('tools/progress'), guards, approval }
+    return { pre: pick('tools/pre-execute'), execute: pick('tools/execute'), post: pick('tools/post-execute'), result: pick('tools/result'), progress: pick('tools/progress'), preliminary: pick('tools/preliminary'), guards, approval }
   }
 
   // ---------------------------------------------------------------- describe and execute

@@ -3,11 +3,12 @@
  * `output.schema` (a `SchemaSpecError` becomes a `ToolDefinitionError` naming the tool), and the
  * frozen definition; a Standard Schema `parameters` is handed to `defineStandardTool`.
  */
-import type { ContentBlock, JsonValue, ToolBodyResult, ToolDefinition, ToolExecution } from '../contracts'
+import type { ContentBlock, JsonValue, ToolBodyGenerator, ToolBodyResult, ToolDefinition, ToolExecution } from '../contracts'
 import { callbackMembers } from '../define-members'
-import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardToolInput, type StandardToolDefinition } from '../standard-schema'
+import { defineStandardTool, isStandardSchema, type AnyStandardSchema, type DefineStandardShortToolInput, type DefineStandardToolInput, type StandardArgs, type StandardToolDefinition } from '../standard-schema'
 import { deepFreeze } from '../json'
 import { ToolDefinitionError, requireFunction } from './definition-error'
+import { OUTPUT_SHAPE_PROBLEM, SHORT_FORM_OUTPUT, type NoOutput, type ShortToolReturn, type ShortToolValue } from './short-form'
 import type { InferArgs, InferValue } from './infer'
 import { isRecord, projectParameters, projectSchema, SchemaSpecError } from './projection'
 import type { ParametersSpec, SchemaSpec } from './spec'
@@ -33,8 +34,9 @@ export interface DefineToolCallbacks<A, E, V extends JsonValue>
   /**
    * Returns only the declared JSON value — or nothing (`undefined`/`void`), recorded as `null`,
    * when the declared value admits `null` ({@link ToolBodyResult}); must observe `exec.signal`.
+   * An async generator ({@link ToolBodyGenerator}) yields preliminary results and returns the value.
    */
-  execute(args: E, exec: ToolExecution): ToolBodyResult<V> | Promise<ToolBodyResult<V>>
+  execute(args: E, exec: ToolExecution): ToolBodyResult<V> | Promise<ToolBodyResult<V>> | ToolBodyGenerator<V>
 }
 
 /** What `defineTool` accepts (docs/design.md, "Definitions and schemas"). */
@@ -52,6 +54,27 @@ export interface DefineToolInput<P extends ParametersSpec, O extends SchemaSpec>
    */
   readonly closed?: boolean
   readonly output: DslToolOutput<InferArgs<P>, O>
+}
+
+/**
+ * `defineTool` without an output declaration (the short form): `{ name, description, parameters,
+ * execute }` plus any optional callback. The value type is inferred from `execute`'s return type
+ * ({@link ShortToolValue}); the output schema is `{}` (any JSON value) and the model reads
+ * `renderJsonValue` of the value: a string as itself, `null` (a body that returned
+ * nothing) as `(no output)`, any other JSON value as JSON text (indented by 2). The value stays
+ * the canonical result (`result.value`, PTC sub-calls, `structuredContent`).
+ */
+export interface DefineShortToolInput<P extends ParametersSpec, R extends ShortToolReturn>
+  extends Omit<DefineToolCallbacks<InferArgs<P>, InferArgs<P>, ShortToolValue<R>>, 'execute'> {
+  readonly name: string
+  readonly description: string
+  readonly parameters: P
+  /** As {@link DefineToolInput.closed}. */
+  readonly closed?: boolean
+  /** Absent in the short form; declare `{ schema, render }` (the full form) to render the value yourself. */
+  readonly output?: NoOutput
+  /** Returns a JSON value or nothing, or is an async generator that yields preliminary results and returns it; must observe `exec.signal`. */
+  execute(args: InferArgs<P>, exec: ToolExecution): R | Promise<R> | AsyncGenerator<JsonValue, R, undefined>
 }
 
 /** The definition `defineTool` returns. `Value` is the inferred output (a JSON value). */
@@ -80,23 +103,30 @@ function project<T>(toolName: string, prefix: string, run: () => T): T {
  * pointer for a spec outside the DSL or a missing `execute`/`output.render`. Name rules,
  * `timeoutMs` and duplicate checks belong to `register()`.
  */
+export function defineTool<S extends AnyStandardSchema, R extends ShortToolReturn>(
+  input: DefineStandardShortToolInput<S, R>,
+): ToolDefinition<StandardArgs<S>, ShortToolValue<R>>
+export function defineTool<const P extends ParametersSpec, R extends ShortToolReturn>(input: DefineShortToolInput<P, R>): ToolDefinition<InferArgs<P>, ShortToolValue<R>>
 export function defineTool<S extends AnyStandardSchema, const O extends AnyStandardSchema | SchemaSpec>(
   input: DefineStandardToolInput<S, O>,
 ): StandardToolDefinition<S, O>
 export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(input: DefineToolInput<P, O>): DslToolDefinition<P, O>
-export function defineTool<const P extends ParametersSpec, const O extends SchemaSpec>(
-  input: DefineToolInput<P, O>,
-): DslToolDefinition<P, O> {
+export function defineTool(input: DefineToolInput<ParametersSpec, SchemaSpec> | DefineShortToolInput<ParametersSpec, ShortToolReturn>): ToolDefinition<never, JsonValue> {
   // A Standard Schema (zod, valibot, ArkType…) instead of the DSL: see standard-schema.ts.
-  if (isStandardSchema(input.parameters)) return defineStandardTool(input as unknown as DefineStandardToolInput<AnyStandardSchema, O>) as unknown as DslToolDefinition<P, O>
+  if (isStandardSchema(input.parameters)) return defineStandardTool(input as unknown as DefineStandardToolInput<AnyStandardSchema, unknown>) as ToolDefinition<never, JsonValue>
   const name = String(input.name)
-  if (!isRecord(input.output)) throw new ToolDefinitionError(name, '/output', 'an output declaration { schema, render } is required')
+  if (input.output !== undefined && !isRecord(input.output)) throw new ToolDefinitionError(name, '/output', OUTPUT_SHAPE_PROBLEM)
   requireFunction(name, '/execute', input.execute)
-  requireFunction(name, '/output/render', input.output.render)
+  if (input.output !== undefined) requireFunction(name, '/output/render', input.output.render)
   if (input.closed !== undefined && typeof input.closed !== 'boolean') throw new ToolDefinitionError(name, '/closed', `must be a boolean (got ${typeof input.closed})`)
   const parameters = deepFreeze(project(name, '/parameters', () => projectParameters(input.parameters, input.closed)))
-  const outputSchema = deepFreeze(project(name, '/output/schema', () => projectSchema(input.output.schema)))
+  const definition = input.output === undefined ? shortDefinition(name, input as DefineShortToolInput<ParametersSpec, ShortToolReturn>, parameters) : fullDefinition(name, input as DefineToolInput<ParametersSpec, SchemaSpec>, parameters)
+  return definition as ToolDefinition<never, JsonValue>
+}
 
+/** The full form's frozen definition: `output.schema` projected, `render` and `presentationMeta` wrapped. */
+function fullDefinition<P extends ParametersSpec, O extends SchemaSpec>(name: string, input: DefineToolInput<P, O>, parameters: ToolDefinition['parameters']): DslToolDefinition<P, O> {
+  const outputSchema = deepFreeze(project(name, '/output/schema', () => projectSchema(input.output.schema)))
   type Args = InferArgs<P>
   type Value = InferValue<O>
   const source = input.output
@@ -113,6 +143,24 @@ export function defineTool<const P extends ParametersSpec, const O extends Schem
     parameters,
     output,
     execute: (args: Args, exec: ToolExecution) => input.execute(args, exec),
+    source: 'dsl',
+    ...callbackMembers(input, parameters),
+  }
+  return Object.freeze(definition)
+}
+
+/** The short form's frozen definition (the DSL's `parameters` already projected). */
+function shortDefinition<P extends ParametersSpec>(
+  name: string,
+  input: DefineShortToolInput<P, ShortToolReturn>,
+  parameters: ToolDefinition['parameters'],
+): ToolDefinition<InferArgs<P>, JsonValue> {
+  const definition: ToolDefinition<InferArgs<P>, JsonValue> = {
+    name,
+    description: input.description,
+    parameters,
+    output: SHORT_FORM_OUTPUT,
+    execute: (args: InferArgs<P>, exec: ToolExecution) => input.execute(args, exec),
     source: 'dsl',
     ...callbackMembers(input, parameters),
   }

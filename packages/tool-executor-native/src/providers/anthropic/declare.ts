@@ -7,7 +7,7 @@ import type { JsonValue } from '@deepseek-ai/dsh-tools'
 import { buildDeclarations } from '../declare'
 import { ANTHROPIC_NAME_RULE } from '../names'
 import { convertAnthropic } from '../schema/profiles'
-import type { DeclarationInput, Declarations } from '../types'
+import type { DeclarationInput, DeclarationOptions, Declarations } from '../types'
 
 /** An Anthropic `input_schema`: always an object schema at the root. */
 export interface AnthropicInputSchema {
@@ -32,7 +32,7 @@ export interface AnthropicTool {
  * ones kept through `$defs`), the root made a plain object schema; `deferLoading` carried as
  * `defer_loading: true`.
  */
-export function toAnthropicTools(input: DeclarationInput): Declarations<AnthropicTool> {
+export function toAnthropicTools(input: DeclarationInput, options: DeclarationOptions = {}): Declarations<AnthropicTool> {
   return buildDeclarations(
     input,
     ANTHROPIC_NAME_RULE,
@@ -44,5 +44,7 @@ export function toAnthropicTools(input: DeclarationInput): Declarations<Anthropi
       input_schema: converted.schema as AnthropicInputSchema,
       ...(tool.deferLoading === true ? { defer_loading: true as const } : {}),
     }),
+    options,
+    'toAnthropicRequest()',
   )
 }

@@ -3,7 +3,7 @@
  * as sent) and streams (`input_json_delta` fragments concatenated raw; a tool with no
  * fragments, or only empty ones, keeps the block's `input` placeholder `{}`: emission E09).
  */
-import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { finalizeCalls, finishFromTable, type DraftPart, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { AnthropicContentBlockWire, AnthropicMessageWire, AnthropicStreamEventWire } from './wire'
@@ -81,6 +81,10 @@ function blockPart(block: AnthropicContentBlockWire): DraftPart | undefined {
 }
 
 interface Block {
+  /** The event's content-block `index`. */
+  readonly index: number
+  /** JSON pointer used in issues: `/content/<index>`, or the start event of a block that reused an index. */
+  readonly pointer: string
   readonly block: AnthropicContentBlockWire
   readonly parts: string[]
   thinking: string
@@ -91,10 +95,20 @@ interface Block {
 /**
  * Accumulates a Messages stream by content-block `index`. Without a `stop_reason`
  * (`message_delta`) the stream counts as cut.
+ *
+ * No block replaces another and no delta is glued to the wrong block; each of these is an issue:
+ * - `content_block_start` at an index that already holds a block: both are kept, in arrival
+ *   order, and later deltas at that index go to the new one (`content_block_start at index 0,
+ *   which already holds tool_use block "toolu_a"; both are kept, later deltas at index 0 go to
+ *   the new block`);
+ * - `input_json_delta` for a block that is not a `tool_use` (ignored), or that never started.
  */
 export class AnthropicStreamAccumulator {
   readonly #options: ParseOptions
-  readonly #blocks = new Map<number, Block>()
+  /** Blocks in arrival order. */
+  readonly #blocks: Block[] = []
+  /** The block each index currently holds. */
+  readonly #current = new Map<number, Block>()
   readonly #issues: ParseIssue[] = []
   #text = ''
   #stop: string | undefined
@@ -113,21 +127,30 @@ export class AnthropicStreamAccumulator {
         return
       case 'content_block_start': {
         const block = event.content_block
-        const index = typeof event.index === 'number' ? event.index : this.#blocks.size
+        const index = typeof event.index === 'number' ? event.index : Math.max(-1, ...this.#current.keys()) + 1
         if (!block) return
-        this.#blocks.set(index, {
+        const held = this.#current.get(index)
+        if (held) {
+          const what = `${held.block.type} block${typeof held.block.id === 'string' ? ` ${quoteText(held.block.id)}` : ''}`
+          this.#issues.push({ pointer: `/events/${n}`, message: `content_block_start at index ${index}, which already holds ${what}; both are kept, later deltas at index ${index} go to the new block` })
+        }
+        const entry: Block = {
+          index,
+          pointer: held ? `/events/${n}/content_block` : `/content/${index}`,
           block,
           parts: [],
           text: typeof block.text === 'string' ? block.text : '',
           thinking: typeof block.thinking === 'string' ? block.thinking : '',
           signature: typeof block.signature === 'string' ? block.signature : '',
-        })
+        }
+        this.#blocks.push(entry)
+        this.#current.set(index, entry)
         if (block.type === 'text' && typeof block.text === 'string') this.#text += block.text
         return
       }
       case 'content_block_delta': {
         const delta = event.delta
-        const block = typeof event.index === 'number' ? this.#blocks.get(event.index) : undefined
+        const block = typeof event.index === 'number' ? this.#current.get(event.index) : undefined
         if (delta?.type === 'text_delta' && typeof delta.text === 'string') {
           this.#text += delta.text
           if (block) block.text += delta.text
@@ -144,6 +167,10 @@ export class AnthropicStreamAccumulator {
         if (delta?.type !== 'input_json_delta' || typeof delta.partial_json !== 'string') return
         if (!block) {
           this.#issues.push({ pointer: `/events/${n}`, message: 'input_json_delta for a block that never started; ignored' })
+          return
+        }
+        if (block.block.type !== 'tool_use') {
+          this.#issues.push({ pointer: `/events/${n}`, message: `input_json_delta for the ${block.block.type} block at index ${block.index}; ignored` })
           return
         }
         block.parts.push(delta.partial_json)
@@ -163,13 +190,13 @@ export class AnthropicStreamAccumulator {
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues = [...this.#issues]
-    const indices = [...this.#blocks.keys()].sort((a, b) => a - b)
-    const last = indices[indices.length - 1]
+    // By index (a stable sort: a block that reused an index follows the earlier one).
+    const blocks = [...this.#blocks].sort((a, b) => a.index - b.index)
+    const last = blocks[blocks.length - 1]
     const calls: PendingCall[] = []
     const parts: DraftPart[] = []
     let reasoning = ''
-    for (const index of indices) {
-      const entry = this.#blocks.get(index) as Block
+    for (const entry of blocks) {
       const { block } = entry
       if (block.type === 'text' && entry.text !== '') parts.push({ type: 'text', text: entry.text })
       if (block.type === 'thinking') {
@@ -181,7 +208,7 @@ export class AnthropicStreamAccumulator {
       const joined = entry.parts.join('')
       const args: string | JsonValue = joined === '' ? ((block.input ?? {}) as JsonValue) : joined
       parts.push({ type: 'call', index: calls.length })
-      calls.push({ ...identify(block, `/content/${index}`, issues), arguments: args, lastAtLimit: index === last })
+      calls.push({ ...identify(block, entry.pointer, issues), arguments: args, lastAtLimit: entry === last })
     }
     const finish: FinishInfo = this.#stop === undefined ? { kind: 'missing' } : anthropicFinish(this.#stop)
     return finalizeAnthropic(this.#options, calls, this.#text, reasoning, parts, finish, issues)

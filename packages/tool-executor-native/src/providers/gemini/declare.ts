@@ -6,7 +6,7 @@ import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { buildDeclarations } from '../declare'
 import { GEMINI_NAME_RULE } from '../names'
 import { convertGemini } from '../schema/profiles'
-import type { DeclarationInput, Declarations } from '../types'
+import type { DeclarationInput, DeclarationOptions, Declarations } from '../types'
 
 /**
  * One Gemini function declaration. `parameters` is absent for a tool without declared
@@ -24,11 +24,13 @@ export interface GeminiFunctionDeclaration {
  * `additionalProperties`, `nullable` instead of null unions, string-only enums, objects with
  * properties, arrays with items.
  */
-export function toGeminiTools(input: DeclarationInput): Declarations<GeminiFunctionDeclaration> {
+export function toGeminiTools(input: DeclarationInput, options: DeclarationOptions = {}): Declarations<GeminiFunctionDeclaration> {
   return buildDeclarations(
     input,
     GEMINI_NAME_RULE,
     convertGemini,
     ({ wireName, description, converted }) => (converted.schema === undefined ? { name: wireName, description } : { name: wireName, description, parameters: converted.schema }),
+    options,
+    'toGeminiRequest()',
   )
 }

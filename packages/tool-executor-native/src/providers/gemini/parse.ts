@@ -3,7 +3,8 @@
  * Gemini usually sends no call ids, so ids are minted deterministically in call order
  * (`gemini_call_0`, `gemini_call_1`, …; emission E26); an id Gemini does send is kept.
  */
-import type { JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { isObject } from '../schema/json'
 import { finalizeCalls, type DraftPart, type PendingCall } from '../finalize'
 import type { FinishInfo, ParseIssue, ParseOptions, ParsedToolCalls } from '../types'
 import type { GeminiPartWire, GeminiResponseWire } from './wire'
@@ -83,6 +84,9 @@ export class GeminiStreamAccumulator {
     const parts: DraftPart[] = []
     let text = ''
     let reasoning = ''
+    // A call streamed in parts (Vertex AI `streamFunctionCallArguments`): `willContinue: true`
+    // on a functionCall means the next functionCall part continues it with `partialArgs`.
+    let open: { readonly index: number; readonly args: JsonObject; readonly strings: Set<string> } | undefined
     this.#parts.forEach((part, i) => {
       const signature = typeof part?.thoughtSignature === 'string' && part.thoughtSignature !== '' ? part.thoughtSignature : undefined
       if (typeof part?.text === 'string') {
@@ -93,11 +97,44 @@ export class GeminiStreamAccumulator {
       }
       const call = part?.functionCall
       if (!call || typeof call !== 'object') return
-      if (typeof call.name !== 'string' || call.name === '') issues.push({ pointer: `/parts/${i}/functionCall/name`, message: 'missing function name' })
+      const pointer = `/parts/${i}/functionCall`
+      const name = typeof call.name === 'string' && call.name !== '' ? call.name : undefined
+      const id = typeof call.id === 'string' && call.id !== '' ? call.id : undefined
+      if (open !== undefined) {
+        const held = calls[open.index] as PendingCall
+        const clash = (name !== undefined && held.wireName !== '' && name !== held.wireName) || (id !== undefined && typeof held.id === 'string' && id !== held.id)
+        if (clash) {
+          issues.push({
+            pointer,
+            message: `functionCall ${quoteText(held.wireName)} announced more parts (willContinue), but the next one is ${quoteText(name ?? held.wireName)}${id !== undefined ? ` with id ${quoteText(id)}` : ''}; it starts a new call and the earlier one is incomplete`,
+          })
+          calls[open.index] = { ...held, incomplete: true }
+          open = undefined
+        } else {
+          applyPartialArgs(open.args, open.strings, call.partialArgs, pointer, issues)
+          if (held.wireName === '' && name !== undefined) calls[open.index] = { ...held, wireName: name }
+          if (held.id === undefined && id !== undefined) calls[open.index] = { ...(calls[open.index] as PendingCall), id }
+          if (call.willContinue !== true) open = undefined
+          return
+        }
+      }
       const args = (call.args === undefined || call.args === null ? {} : call.args) as JsonValue
       parts.push({ type: 'call', index: calls.length })
-      calls.push({ id: call.id, idPointer: `/parts/${i}/functionCall/id`, wireName: typeof call.name === 'string' ? call.name : '', arguments: args, ...(signature ? { signature } : {}) })
+      calls.push({ id: call.id, idPointer: `${pointer}/id`, wireName: name ?? '', arguments: args, ...(signature ? { signature } : {}) })
+      if (call.willContinue === true || call.partialArgs !== undefined) {
+        const own: JsonObject = isObject(args) ? structuredClone(args) : {}
+        const strings = new Set<string>()
+        applyPartialArgs(own, strings, call.partialArgs, pointer, issues)
+        calls[calls.length - 1] = { ...(calls[calls.length - 1] as PendingCall), arguments: own }
+        open = call.willContinue === true ? { index: calls.length - 1, args: own, strings } : undefined
+      }
     })
+    if (open !== undefined) {
+      const held = calls[open.index] as PendingCall
+      issues.push({ pointer: held.idPointer.replace(/\/id$/, ''), message: `functionCall ${quoteText(held.wireName)} announced more parts (willContinue) that never came; it is incomplete` })
+      calls[open.index] = { ...held, incomplete: true }
+    }
+    for (const call of calls) if (call.wireName === '') issues.push({ pointer: call.idPointer.replace(/\/id$/, '/name'), message: 'missing function name' })
     if (this.#finishMessage !== undefined && this.#finish !== undefined && MALFORMED.has(this.#finish)) {
       issues.push({ pointer: '/candidates/0/finishMessage', message: this.#finishMessage })
     }
@@ -142,4 +179,84 @@ export function parseGeminiStream(chunks: Iterable<GeminiResponseWire>, options:
   const accumulator = new GeminiStreamAccumulator(options)
   for (const chunk of chunks) accumulator.push(chunk)
   return accumulator.result()
+}
+
+/**
+ * Applies Vertex AI `partialArgs` (`[{ jsonPath: "$.a.b[0]", stringValue | numberValue |
+ * boolValue | nullValue, willContinue }]`) to `args`. A string whose earlier piece said
+ * `willContinue` is appended to; a path this parser cannot read is an issue, its value left out.
+ */
+function applyPartialArgs(args: JsonObject, strings: Set<string>, partials: unknown, pointer: string, issues: ParseIssue[]): void {
+  if (!Array.isArray(partials)) return
+  partials.forEach((raw: unknown, k) => {
+    const partial = (isObject(raw as JsonValue) ? raw : {}) as { jsonPath?: unknown; stringValue?: unknown; numberValue?: unknown; boolValue?: unknown; nullValue?: unknown; willContinue?: unknown }
+    const path = typeof partial.jsonPath === 'string' ? parseJsonPath(partial.jsonPath) : undefined
+    if (path === undefined || path.length === 0) {
+      issues.push({ pointer: `${pointer}/partialArgs/${k}/jsonPath`, message: `partial argument path ${quoteText(String(partial.jsonPath))} is not a plain JSON path ($.name, $.a[0].b); its value is left out` })
+      return
+    }
+    const key = JSON.stringify(path)
+    let value: JsonValue
+    if (typeof partial.stringValue === 'string') value = partial.stringValue
+    else if (typeof partial.numberValue === 'number') value = partial.numberValue
+    else if (typeof partial.boolValue === 'boolean') value = partial.boolValue
+    else if (partial.nullValue !== undefined) value = null
+    else return
+    // Own properties only, defined rather than assigned: `$.__proto__.x` sets a key named
+    // `__proto__`, never a prototype; an array index may append but not leave a hole.
+    if (skipsArrayPositions(args, path)) {
+      issues.push({ pointer: `${pointer}/partialArgs/${k}/jsonPath`, message: `partial argument path ${quoteText(partial.jsonPath as string)} skips array positions; its value is left out` })
+      return
+    }
+    let node: JsonObject | JsonValue[] = args
+    for (const [j, segment] of path.entries()) {
+      const holder = node as Record<string | number, JsonValue>
+      const own = Object.hasOwn(holder, segment) ? holder[segment] : undefined
+      if (j === path.length - 1) {
+        define(holder, segment, typeof value === 'string' && strings.has(key) && typeof own === 'string' ? own + value : value)
+        break
+      }
+      let next = own
+      if (next === undefined || next === null || typeof next !== 'object') {
+        next = typeof path[j + 1] === 'number' ? [] : {}
+        define(holder, segment, next)
+      }
+      node = next as JsonObject | JsonValue[]
+    }
+    if (typeof value === 'string' && partial.willContinue === true) strings.add(key)
+    else strings.delete(key)
+  })
+}
+
+/** Whether writing at `path` would index an array past its end (an array made on the way has length 0). */
+function skipsArrayPositions(args: JsonObject, path: readonly (string | number)[]): boolean {
+  let node: JsonValue | undefined = args
+  for (const segment of path) {
+    const length = Array.isArray(node) ? node.length : 0
+    if (typeof segment === 'number' && segment > length) return true
+    node = node !== null && typeof node === 'object' && Object.hasOwn(node, segment) ? (node as Record<string | number, JsonValue>)[segment] : undefined
+  }
+  return false
+}
+
+function define(holder: Record<string | number, JsonValue>, key: string | number, value: JsonValue): void {
+  Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true })
+}
+
+/** `$.a.b[0]['c d']` → `['a', 'b', 0, 'c d']`; `undefined` for anything else. */
+function parseJsonPath(path: string): (string | number)[] | undefined {
+  if (!path.startsWith('$')) return undefined
+  const out: (string | number)[] = []
+  const pattern = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y
+  let at = 1
+  while (at < path.length) {
+    pattern.lastIndex = at
+    const m = pattern.exec(path)
+    if (!m) return undefined
+    if (m[1] !== undefined) out.push(m[1])
+    else if (m[2] !== undefined) out.push(Number(m[2]))
+    else out.push((m[3] ?? m[4] ?? '').replace(/\\(.)/g, '$1'))
+    at = pattern.lastIndex
+  }
+  return out
 }

@@ -7,7 +7,7 @@ import type { JsonObject } from '@deepseek-ai/dsh-tools'
 import { buildDeclarations } from '../declare'
 import { OPENAI_NAME_RULE } from '../names'
 import { convertOpenAIFamily } from '../schema/profiles'
-import type { DeclarationInput, Declarations } from '../types'
+import type { DeclarationInput, DeclarationOptions, Declarations } from '../types'
 
 /** One Chat Completions tool. `strict` is present only when strict mode was requested. */
 export interface OpenAIChatTool {
@@ -20,8 +20,8 @@ export interface OpenAIChatTool {
   }
 }
 
-/** Options of the OpenAI-family declaration builders. */
-export interface OpenAIDeclarationOptions {
+/** Options of the OpenAI-family declaration builders (and `names`, the conversation's name map). */
+export interface OpenAIDeclarationOptions extends DeclarationOptions {
   /**
    * Request strict mode (Structured Outputs). Each tool that can be made strict gets
    * `strict: true` (optional properties become required + nullable: `STRICT_NULLABLE`
@@ -54,6 +54,8 @@ function chatTools(input: DeclarationInput, options: OpenAIDeclarationOptions, c
       type: 'function' as const,
       function: { name: wireName, description, parameters: converted.schema, ...(strict ? { strict: converted.extra?.strict === true } : {}) },
     }),
+    options,
+    compatible ? 'toOpenAICompatibleRequest()' : 'toOpenAIChatRequest()',
   )
 }
 

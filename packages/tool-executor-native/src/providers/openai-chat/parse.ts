@@ -5,9 +5,10 @@
  * Also used for DeepSeek and OpenAI-compatible servers (`provider` option).
  */
 import { quoteText, type JsonValue } from '@deepseek-ai/dsh-tools'
+import { classifyArguments } from '../arguments'
 import { finalizeCalls, finishFromTable, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type FinishKind, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
-import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire } from './wire'
+import type { OpenAIChatChunkWire, OpenAIChatCompletionWire, OpenAIChatMessageWire, OpenAIChatToolCallDeltaWire } from './wire'
 
 /** Options of the Chat Completions parsers. */
 export interface OpenAIChatParseOptions extends ParseOptions {
@@ -106,17 +107,49 @@ function finalizeChat(options: OpenAIChatParseOptions, calls: PendingCall[], tex
   })
 }
 
+/** One call being assembled from stream fragments. */
+interface ChatStreamEntry {
+  /** The fragment `index` (negative: keyed by id, for fragments without an index). */
+  readonly key: number
+  /** JSON pointer used in issues: `/tool_calls/<index>`, or the starting fragment for a later call at a reused index. */
+  readonly pointer: string
+  id: string
+  name: string
+  readonly parts: string[]
+  object?: JsonValue
+}
+
 /**
  * Accumulates a Chat Completions stream. Fragments are keyed by `index` (then by `id`), so
  * interleaved calls assemble correctly; argument text is concatenated raw and never decoded per
  * chunk, so a surrogate pair or multi-byte character split across chunks survives
  * (bug case B16: elsewhere an emoji split across stream chunks was corrupted).
  * A stream that ends without a `finish_reason` counts as cut.
+ *
+ * A call is never glued to another one, and no fragment is dropped. At an index already in use:
+ * - a fragment with a different `id` starts a new call (a server that reuses `index` for every
+ *   call); later fragments without an id continue the newest call at that index, and one that
+ *   repeats an earlier call's id goes back to that call. Reported as an issue: `index 0 already
+ *   holds call "call_x"; the fragment with id "call_y" starts a new call` (pointer of the
+ *   fragment, `/chunks/<n>/tool_calls/<i>`; the new call's own pointer is that fragment's too);
+ * - a fragment with a different `name` after the call's argument text began starts a new call too:
+ *   `call "call_x" at index 0 is named "lookup", but a fragment names "search" after its arguments
+ *   began; the fragment starts a new call`;
+ * - a different name before any argument text is a name sent in pieces (`edit_ex` + `isting_file`),
+ *   joined, or a name sent again whole (`look` then `lookup`), replaced; either is reported
+ *   (`the name of call "call_x" at index 0 arrived in pieces; joined as "edit_existing_file"`).
+ *   A name repeated unchanged in every fragment (some servers do) is not an issue;
+ * - a fragment whose argument text starts another JSON value (`{`, `[`) when the call's arguments
+ *   are already complete JSON starts a new call (joined, the text could only be malformed):
+ *   `call "call_x" at index 0 already has complete arguments; the fragment starting another JSON
+ *   value starts a new call` — a repeated id then becomes `<id>_2`.
  */
 export class OpenAIChatStreamAccumulator {
   readonly #options: OpenAIChatParseOptions
-  readonly #calls = new Map<number, { id: string; name: string; parts: string[]; object?: JsonValue }>()
-  readonly #order: number[] = []
+  /** Every call in order of its first fragment. */
+  readonly #entries: ChatStreamEntry[] = []
+  /** The call each key (index) currently continues. */
+  readonly #current = new Map<number, ChatStreamEntry>()
   readonly #issues: ParseIssue[] = []
   #text = ''
   #reasoning = ''
@@ -138,30 +171,61 @@ export class OpenAIChatStreamAccumulator {
       if (typeof delta?.content === 'string') this.#text += delta.content
       const reasoning = delta?.reasoning_content ?? delta?.reasoning
       if (typeof reasoning === 'string') this.#reasoning += reasoning
-      for (const fragment of Array.isArray(delta?.tool_calls) ? delta.tool_calls : []) {
-        const key = this.#keyOf(fragment, n)
-        let entry = this.#calls.get(key)
-        if (!entry) {
-          entry = { id: '', name: '', parts: [] }
-          this.#calls.set(key, entry)
-          this.#order.push(key)
-        }
-        this.#lastKey = key
-        if (entry.id === '' && typeof fragment.id === 'string') entry.id = fragment.id
-        const fn = fragment.function
-        if (entry.name === '' && typeof fn?.name === 'string') entry.name = fn.name
-        if (typeof fn?.arguments === 'string') entry.parts.push(fn.arguments)
-        else if (fn?.arguments !== undefined && fn.arguments !== null) entry.object = fn.arguments
-      }
+      const fragments: readonly OpenAIChatToolCallDeltaWire[] = Array.isArray(delta?.tool_calls) ? delta.tool_calls : []
+      fragments.forEach((fragment, j) => this.#add(fragment, `/chunks/${n}/tool_calls/${j}`, n))
       if (typeof choice.finish_reason === 'string') this.#finish = choice.finish_reason
     }
   }
 
+  #add(fragment: OpenAIChatToolCallDeltaWire, pointer: string, chunk: number): void {
+    const key = this.#keyOf(fragment, chunk)
+    const id = typeof fragment?.id === 'string' && fragment.id !== '' ? fragment.id : undefined
+    const fn = fragment?.function
+    const name = typeof fn?.name === 'string' && fn.name !== '' ? fn.name : undefined
+    let entry = this.#current.get(key)
+    if (entry && id !== undefined && entry.id !== '' && id !== entry.id) {
+      const earlier = this.#entries.find((e) => e.key === key && e.id === id)
+      if (!earlier) this.#issues.push({ pointer, message: `index ${key} already holds call ${quoteText(entry.id)}; the fragment with id ${quoteText(id)} starts a new call` })
+      entry = earlier
+    }
+    if (entry && name !== undefined && entry.name !== '' && name !== entry.name) {
+      if (entry.parts.some((part) => part !== '') || entry.object !== undefined) {
+        this.#issues.push({
+          pointer,
+          message: `call ${entry.id === '' ? `at index ${key}` : `${quoteText(entry.id)} at index ${key}`} is named ${quoteText(entry.name)}, but a fragment names ${quoteText(name)} after its arguments began; the fragment starts a new call`,
+        })
+        entry = undefined
+      } else {
+        entry.name = name.startsWith(entry.name) ? name : entry.name + name
+        this.#issues.push({ pointer, message: `the name of call ${entry.id === '' ? `at index ${key}` : `${quoteText(entry.id)} at index ${key}`} arrived in pieces; joined as ${quoteText(entry.name)}` })
+      }
+    }
+    if (entry && typeof fn?.arguments === 'string' && /^\s*[{[]/.test(fn.arguments) && entry.parts.length > 0 && classifyArguments(entry.parts.join('')) === 'complete') {
+      // Joined, the text could only be malformed: a server that repeats id and index for a second call.
+      this.#issues.push({
+        pointer,
+        message: `call ${entry.id === '' ? `at index ${key}` : `${quoteText(entry.id)} at index ${key}`} already has complete arguments; the fragment starting another JSON value starts a new call`,
+      })
+      entry = undefined
+    }
+    if (!entry) {
+      const first = !this.#entries.some((e) => e.key === key)
+      entry = { key, pointer: first ? `/tool_calls/${key}` : pointer, id: '', name: '', parts: [] }
+      this.#entries.push(entry)
+    }
+    this.#current.set(key, entry)
+    this.#lastKey = key
+    if (entry.id === '' && id !== undefined) entry.id = id
+    if (entry.name === '' && name !== undefined) entry.name = name
+    if (typeof fn?.arguments === 'string') entry.parts.push(fn.arguments)
+    else if (fn?.arguments !== undefined && fn.arguments !== null) entry.object = fn.arguments
+  }
+
   #keyOf(fragment: { index?: number; id?: string | null }, chunk: number): number {
-    if (typeof fragment.index === 'number') return fragment.index
-    if (typeof fragment.id === 'string' && fragment.id !== '') {
-      for (const [key, entry] of this.#calls) if (entry.id === fragment.id) return key
-      const key = -1 - this.#calls.size
+    if (typeof fragment?.index === 'number') return fragment.index
+    if (typeof fragment?.id === 'string' && fragment.id !== '') {
+      for (const entry of this.#entries) if (entry.id === fragment.id) return entry.key
+      const key = -1 - this.#entries.length
       this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: `fragment without index; keyed by id ${quoteText(fragment.id)}` })
       return key
     }
@@ -172,12 +236,12 @@ export class OpenAIChatStreamAccumulator {
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues = [...this.#issues]
-    const keys = this.#order.every((k) => k >= 0) ? [...this.#order].sort((a, b) => a - b) : [...this.#order]
-    const calls: PendingCall[] = keys.map((key, i) => {
-      const entry = this.#calls.get(key) as { id: string; name: string; parts: string[]; object?: JsonValue }
-      if (entry.name === '') issues.push({ pointer: `/tool_calls/${key}/function/name`, message: 'missing function name' })
+    // By index (a stable sort: calls that reused an index follow the earlier ones); keyed by id: in arrival order.
+    const entries = this.#entries.every((e) => e.key >= 0) ? [...this.#entries].sort((a, b) => a.key - b.key) : [...this.#entries]
+    const calls: PendingCall[] = entries.map((entry, i) => {
+      if (entry.name === '') issues.push({ pointer: `${entry.pointer}/function/name`, message: 'missing function name' })
       const args: string | JsonValue = entry.parts.length === 0 && entry.object !== undefined ? entry.object : entry.parts.join('')
-      return { id: entry.id, idPointer: `/tool_calls/${key}/id`, wireName: entry.name, arguments: args, lastAtLimit: i === keys.length - 1 }
+      return { id: entry.id, idPointer: `${entry.pointer}/id`, wireName: entry.name, arguments: args, lastAtLimit: i === entries.length - 1 }
     })
     const finish: FinishInfo = this.#finish === undefined ? { kind: 'missing' } : openAIChatFinish(this.#finish)
     return finalizeChat(this.#options, calls, this.#text, this.#reasoning, finish, issues)

@@ -32,5 +32,7 @@ export function toOpenAIResponsesTools(input: DeclarationInput, options: OpenAID
       parameters: converted.schema,
       strict: converted.extra?.strict === true,
     }),
+    options,
+    'toOpenAIResponsesRequest()',
   )
 }

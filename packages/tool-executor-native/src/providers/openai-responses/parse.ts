@@ -3,7 +3,7 @@
  * and streams (`response.output_item.added`, `response.function_call_arguments.delta`/`.done`,
  * `response.output_item.done`, `response.completed`/`response.incomplete`).
  */
-import type { JsonObject, JsonValue } from '@deepseek-ai/dsh-tools'
+import { quoteText, type JsonObject, type JsonValue } from '@deepseek-ai/dsh-tools'
 import { finalizeCalls, type DraftPart, type PendingCall } from '../finalize'
 import { ProviderFormatError, type FinishInfo, type ParseIssue, type ParseOptions, type ParsedToolCalls } from '../types'
 import type { OpenAIResponsesFunctionCallWire, OpenAIResponsesOutputItemWire, OpenAIResponsesResponseWire, OpenAIResponsesStreamEventWire } from './wire'
@@ -71,10 +71,14 @@ function finalizeResponses(options: ParseOptions, calls: PendingCall[], text: st
 }
 
 interface StreamEntry {
+  /** The `output_index` (or a position after every sent one when the events gave none). */
+  readonly key: number
   itemId: string
   callId: string
   name: string
   parts: string[]
+  /** Whether `response.output_item.added` was seen for it. */
+  added: boolean
   done?: string
   final?: OpenAIResponsesFunctionCallWire
 }
@@ -83,14 +87,29 @@ interface StreamEntry {
  * Accumulates a Responses stream. Argument deltas are keyed by `item_id` (then `output_index`)
  * and concatenated raw; a final `arguments` from `.done` events wins. Without a terminal
  * `response.completed`/`response.incomplete`/`response.failed` event the stream counts as cut.
+ *
+ * A call is never glued to another one, and nothing is dropped; each of these is an issue:
+ * - an item at an `output_index` that already holds another item (`output_index 0 already holds
+ *   item "fc_1"; item "fc_2" starts a new call`): both are calls, in arrival order;
+ * - `response.output_item.added` repeated for an item (`item "fc_1" was added twice; the repeat
+ *   is ignored`);
+ * - an `output_item.done` whose `call_id` or `name` differs from the `added` one: the `done`
+ *   item is the final one and wins (`item "fc_1": call_id "call_a" became "call_b" in
+ *   response.output_item.done; the final one is used`);
+ * - a delta naming neither `item_id` nor `output_index` continues the most recent call.
  */
 export class OpenAIResponsesStreamAccumulator {
   readonly #options: ParseOptions
-  readonly #entries = new Map<number, StreamEntry>()
+  /** Calls in arrival order. */
+  readonly #entries: StreamEntry[] = []
+  /** The call each `output_index` currently holds. */
+  readonly #current = new Map<number, StreamEntry>()
+  readonly #issues: ParseIssue[] = []
   /** Finished `reasoning` and `message` items by output index (for the assistant turn). */
   readonly #others = new Map<number, JsonObject>()
   #text = ''
   #terminal: OpenAIResponsesResponseWire | undefined
+  #events = 0
 
   constructor(options: ParseOptions = {}) {
     this.#options = options
@@ -98,6 +117,7 @@ export class OpenAIResponsesStreamAccumulator {
 
   /** Adds one parsed event. */
   push(event: OpenAIResponsesStreamEventWire): void {
+    const n = this.#events++
     switch (event?.type) {
       case 'response.output_item.added':
       case 'response.output_item.done': {
@@ -108,19 +128,32 @@ export class OpenAIResponsesStreamAccumulator {
         }
         const item = event.item as OpenAIResponsesFunctionCallWire | undefined
         if (item?.type !== 'function_call') return
-        const entry = this.#entry(event.output_index, item.id)
+        const itemId = typeof item.id === 'string' && item.id !== '' ? item.id : undefined
+        const known = itemId !== undefined && this.#entries.some((e) => e.itemId === itemId)
+        if (event.type === 'response.output_item.added' && known) {
+          this.#issues.push({ pointer: `/events/${n}`, message: `item ${quoteText(itemId)} was added twice; the repeat is ignored` })
+          return
+        }
+        const entry = this.#entry(event.output_index, itemId, n, event.type === 'response.output_item.added')
+        if (event.type === 'response.output_item.done') {
+          entry.final = item
+          this.#reconcile(entry, 'call_id', entry.callId, item.call_id, n)
+          this.#reconcile(entry, 'name', entry.name, item.name, n)
+          if (typeof item.call_id === 'string' && item.call_id !== '') entry.callId = item.call_id
+          if (typeof item.name === 'string' && item.name !== '') entry.name = item.name
+          return
+        }
+        entry.added = true
         if (typeof item.call_id === 'string' && entry.callId === '') entry.callId = item.call_id
         if (typeof item.name === 'string' && entry.name === '') entry.name = item.name
-        if (typeof item.id === 'string' && entry.itemId === '') entry.itemId = item.id
-        if (event.type === 'response.output_item.done') entry.final = item
-        else if (typeof item.arguments === 'string' && item.arguments !== '') entry.parts.push(item.arguments)
+        if (typeof item.arguments === 'string' && item.arguments !== '') entry.parts.push(item.arguments)
         return
       }
       case 'response.function_call_arguments.delta':
-        if (typeof event.delta === 'string') this.#entry(event.output_index, event.item_id).parts.push(event.delta)
+        if (typeof event.delta === 'string') this.#entry(event.output_index, event.item_id, n).parts.push(event.delta)
         return
       case 'response.function_call_arguments.done':
-        if (typeof event.arguments === 'string') this.#entry(event.output_index, event.item_id).done = event.arguments
+        if (typeof event.arguments === 'string') this.#entry(event.output_index, event.item_id, n).done = event.arguments
         return
       case 'response.output_text.delta':
         if (typeof event.delta === 'string') this.#text += event.delta
@@ -135,39 +168,59 @@ export class OpenAIResponsesStreamAccumulator {
     }
   }
 
-  #entry(outputIndex: number | undefined, itemId: string | undefined): StreamEntry {
-    if (typeof itemId === 'string') for (const entry of this.#entries.values()) if (entry.itemId === itemId) return entry
-    const key = typeof outputIndex === 'number' ? outputIndex : this.#entries.size
-    let entry = this.#entries.get(key)
-    if (!entry) {
-      entry = { itemId: typeof itemId === 'string' ? itemId : '', callId: '', name: '', parts: [] }
-      this.#entries.set(key, entry)
+  /** Reports a field whose final value (`output_item.done`) differs from the first one. */
+  #reconcile(entry: StreamEntry, field: string, before: string, after: unknown, event: number): void {
+    if (before === '' || typeof after !== 'string' || after === '' || after === before) return
+    const item = entry.itemId === '' ? `the call at output_index ${entry.key}` : `item ${quoteText(entry.itemId)}`
+    this.#issues.push({ pointer: `/events/${event}/item/${field}`, message: `${item}: ${field} ${quoteText(before)} became ${quoteText(after)} in response.output_item.done; the final one is used` })
+  }
+
+  /**
+   * The call an event belongs to: by item id, else by output index, else the most recent one.
+   * `adding`: the event adds an item, so a call at its index that was already added is another item.
+   */
+  #entry(outputIndex: number | undefined, itemId: string | undefined, event: number, adding = false): StreamEntry {
+    const id = typeof itemId === 'string' && itemId !== '' ? itemId : undefined
+    if (id !== undefined) for (const entry of this.#entries) if (entry.itemId === id) return entry
+    const key = typeof outputIndex === 'number' ? outputIndex : undefined
+    let entry = key === undefined ? this.#entries[this.#entries.length - 1] : this.#current.get(key)
+    if (entry && ((id !== undefined && entry.itemId !== '' && entry.itemId !== id) || (adding && entry.added))) {
+      const held = entry.itemId !== '' ? `item ${quoteText(entry.itemId)}` : `a call${entry.callId !== '' ? ` (${quoteText(entry.callId)})` : ''}`
+      this.#issues.push({ pointer: `/events/${event}`, message: `output_index ${entry.key} already holds ${held}; ${id !== undefined ? `item ${quoteText(id)}` : 'the new item'} starts a new call` })
+      entry = undefined
     }
+    if (!entry) {
+      const next = Math.max(-1, ...this.#entries.map((e) => e.key), ...this.#others.keys()) + 1
+      entry = { key: key ?? next, itemId: '', callId: '', name: '', parts: [], added: false }
+      this.#entries.push(entry)
+      this.#current.set(entry.key, entry)
+    }
+    if (entry.itemId === '' && id !== undefined) entry.itemId = id
     return entry
   }
 
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
-    const issues: ParseIssue[] = []
+    const issues: ParseIssue[] = [...this.#issues]
     const calls: PendingCall[] = []
     const parts: DraftPart[] = []
     let reasoning = ''
     let textPlaced = false
-    const keys = [...new Set([...this.#entries.keys(), ...this.#others.keys()])].sort((a, b) => a - b)
-    for (const key of keys) {
-      const other = this.#others.get(key)
-      if (other?.type === 'reasoning') {
-        reasoning += reasoningText(other as OpenAIResponsesOutputItemWire)
-        parts.push({ type: 'opaque', item: other })
+    // Output order: by output index; calls that reused an index follow the earlier item there.
+    const slots = [...[...this.#others.keys()].map((key) => ({ key, entry: undefined })), ...this.#entries.map((entry) => ({ key: entry.key, entry }))]
+    slots.sort((a, b) => a.key - b.key)
+    for (const { key, entry } of slots) {
+      if (!entry) {
+        const other = this.#others.get(key) as JsonObject
+        if (other.type === 'reasoning') {
+          reasoning += reasoningText(other as OpenAIResponsesOutputItemWire)
+          parts.push({ type: 'opaque', item: other })
+        } else if (other.type === 'message') {
+          if (!textPlaced && this.#text !== '') parts.push({ type: 'text', text: this.#text })
+          textPlaced = true
+        }
         continue
       }
-      if (other?.type === 'message') {
-        if (!textPlaced && this.#text !== '') parts.push({ type: 'text', text: this.#text })
-        textPlaced = true
-        continue
-      }
-      const entry = this.#entries.get(key)
-      if (!entry) continue
       const final = entry.final
       const args = typeof final?.arguments === 'string' ? final.arguments : (entry.done ?? entry.parts.join(''))
       const item: OpenAIResponsesFunctionCallWire = {

@@ -27,6 +27,11 @@ export interface ContextInput {
   readonly print: (line: QuickJSHandle) => void
   /** QuickJS' interrupt handler: `true` stops the running guest code. */
   readonly interrupt: () => boolean
+  /**
+   * The prelude's `hostTimer(op, id, ms)` (`prelude-timers.ts`): `1` arms timer `id` for `ms`, `2`
+   * disarms it, `3` asks the run's clock (returns ms since the program started).
+   */
+  readonly timer: (op: number, id: number, ms: number) => number | undefined
 }
 
 /** The run's sandbox. Every handle is also in `handles`, which the run frees when it ends. */
@@ -48,6 +53,10 @@ export interface RunContext {
   readonly refuseFn: QuickJSHandle
   /** The prelude's `afterJobs()`: the queued sub-calls' text (`call-queue.ts`), or `undefined`. */
   readonly afterJobsFn: QuickJSHandle
+  /** The prelude's `fire(id)`: runs timer `id`'s callback (throws what it throws). */
+  readonly fireFn: QuickJSHandle
+  /** The prelude's `pendingWork()`: the notes on sub-calls and timers still pending (lines joined by `\n`), or `undefined`. */
+  readonly pendingWorkFn: QuickJSHandle
   /** `deliver`, `afterJobs`, the jobs and the main promise's state through the C interface (`raw-calls.ts`); `undefined`: the public API. */
   readonly raw: RawCalls | undefined
 }
@@ -70,6 +79,12 @@ export function buildContext(input: ContextInput, handles: QuickJSHandle[]): Run
   rt.setMaxStackSize(limits.stackBytes)
   rt.setInterruptHandler(input.interrupt)
   const hostPrint = keep(ctx.newFunction('hostPrint', input.print))
+  const hostTimer = keep(
+    ctx.newFunction('hostTimer', (op, id, ms) => {
+      const answer = input.timer(ctx.getNumber(op), ctx.getNumber(id), ctx.getNumber(ms))
+      return answer === undefined ? undefined : ctx.newNumber(answer)
+    }),
+  )
   const names = keep(ctx.newArray())
   input.names
     .flatMap((name) => [name, accessor(name)])
@@ -91,7 +106,7 @@ export function buildContext(input: ContextInput, handles: QuickJSHandle[]): Run
   }
   // The program's copy of esbuild's `__async` is dropped when the prelude can define it (async-helper.ts).
   ctx.setProp(config, 'asyncHelper', code === input.code ? ctx.false : ctx.true)
-  const api = keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config), 'prelude'))
+  const api = keep(unwrap(ctx, ctx.callFunction(preludeFn, ctx.undefined, hostPrint, names, config, hostTimer), 'prelude'))
   const member = (key: string): QuickJSHandle => keep(ctx.getProp(api, key))
   return {
     rt,
@@ -104,6 +119,8 @@ export function buildContext(input: ContextInput, handles: QuickJSHandle[]): Run
     deliverFn: member('deliver'),
     refuseFn: member('refuse'),
     afterJobsFn: member('afterJobs'),
+    fireFn: member('fire'),
+    pendingWorkFn: member('pendingWork'),
     raw: rawCalls(ctx),
   }
 }

@@ -27,7 +27,9 @@ export const ABORTED_MESSAGE = 'the run was aborted'
  * only if the WebAssembly memory hit its cap during the run.
  */
 export function classify(description: string, memoryBytes: number, capReached: boolean): RunError {
-  if (description === 'InternalError: out of memory' || (capReached && description === 'Uncaught null')) {
+  // (An error's description may end with the position of its program frame: positions.ts.)
+  const bare = description.replace(/ \(\u0001\d+:\d+\u0001\)$/, '')
+  if (bare === 'InternalError: out of memory' || (capReached && description === 'Uncaught null')) {
     return memoryError(memoryBytes)
   }
   return { kind: 'exception', message: description }

@@ -25,6 +25,8 @@ import {
   wallTimeoutError,
 } from './failures'
 import { callForString, callForText, callSerialize, callWithId, describeGuest, rejectionHandle } from './guest-calls'
+import { noteLines } from '../notes'
+import { RunTimers } from './timers'
 
 /**
  * Longest single blocking wait for host replies (ms) when the host link can wait
@@ -69,6 +71,14 @@ export class Execution {
   private inFlight = 0
   /** `growFailures()` of the instance when this run started. */
   private readonly growFailuresAtStart: number
+  /** The program's armed timers (`timers.ts`), and the host timer that wakes the run for the next one. */
+  private readonly timers = new RunTimers()
+  private timerWake: ReturnType<typeof setTimeout> | undefined
+  private timerWakeAt = Infinity
+  /** When the program started (`performance.now()`): the guest clock's zero (`console.time`). */
+  private programStart = 0
+  /** Notes on work the program left pending when it ended (`RunOutput.notes`). */
+  private notes: string[] | undefined
 
   constructor(args: ExecutionArgs) {
     this.a = args
@@ -94,6 +104,7 @@ export class Execution {
     // can take a while), and unguarded (no program code runs in it).
     this.enter(() => this.setupContext(), { counted: false, guarded: false })
     this.budget.startWall()
+    this.programStart = performance.now()
     this.a.monitor?.setWallDeadline(this.a.limits.wallMs)
     this.enter(() => {
       this.startProgram()
@@ -109,7 +120,10 @@ export class Execution {
 
   private setupContext(): void {
     const a = this.a
-    this.sb = buildContext({ entry: a.entry, prelude: a.prelude, code: a.code, names: this.host.names, limits: a.limits, print: (line) => this.hostPrint(line), interrupt: this.interrupt }, this.handles)
+    this.sb = buildContext(
+      { entry: a.entry, prelude: a.prelude, code: a.code, names: this.host.names, limits: a.limits, print: (line) => this.hostPrint(line), interrupt: this.interrupt, timer: this.onTimer },
+      this.handles,
+    )
   }
 
   private startProgram(): void {
@@ -175,7 +189,10 @@ export class Execution {
     }
     // The calls the entry issued go out together, unless the entry ended the run (then never).
     if (this.over()) this.finish()
-    else this.host.flush?.()
+    else {
+      this.host.flush?.()
+      this.scheduleTimer()
+    }
   }
 
   /** Whether the run has its outcome (a failure, or the program's result): no sub-call is forwarded from then on. */
@@ -213,12 +230,15 @@ export class Execution {
     if (state === undefined || state.type === 'pending') {
       // The calls the program queued in this entry (those of an entry that ended it are dropped).
       this.takeCalls()
-      // Nothing in the engine can run again unless a host call settles: with none in flight and
-      // none waiting to be applied, the program can never progress (it awaits a promise that
-      // nothing will ever settle). End it now instead of at the wall limit.
-      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0) this.fail('timeout', STALLED_MESSAGE)
+      // Nothing in the engine can run again unless a host call settles or a timer fires: with no
+      // call in flight or waiting to be applied and no timer armed, the program can never
+      // progress (it awaits a promise that nothing will ever settle). End it now instead of at
+      // the wall limit.
+      if (this.failure === undefined && this.inFlight === 0 && this.queue.length === 0 && this.timers.size === 0) this.fail('timeout', STALLED_MESSAGE)
       return
     }
+    // The program ended (returned or threw): what it left pending is cancelled, and named.
+    this.collectNotes()
     if (state.type === 'rejected') {
       const text = this.describe(state.error)
       state.error.dispose()
@@ -233,6 +253,86 @@ export class Execution {
     } finally {
       valueHandle.dispose()
     }
+  }
+
+  /** The notes on the sub-calls and timers the program left pending (the prelude's `pendingWork`). */
+  private collectNotes(): void {
+    const sb = this.sb
+    if (sb === undefined) return
+    const found = callForText(sb.ctx, undefined, sb.pendingWorkFn)
+    if ('error' in found) {
+      found.error.dispose()
+      return
+    }
+    if (found.text !== 'undefined' && found.text !== '') this.notes = noteLines(found.text.split('\n'))
+  }
+
+  // ---- timers (prelude-timers.ts, timers.ts) -------------------------------------------------
+
+  /** The prelude's `hostTimer(op, id, ms)`: arm (1), disarm (2), or read the run's clock (3, ms since the program started). */
+  private readonly onTimer = (op: number, id: number, ms: number): number | undefined => {
+    const now = performance.now()
+    if (op === 3) return now - this.programStart
+    if (this.finished) return undefined
+    if (op === 1) this.timers.set(id, ms, now)
+    else if (op === 2) this.timers.clear(id)
+    return undefined
+  }
+
+  /** Sets the host timer that wakes the run for its next due timer (after each entry). */
+  private scheduleTimer(): void {
+    const next = this.timers.next()
+    if (next === undefined || this.finished || this.over()) {
+      this.cancelTimerWake()
+      return
+    }
+    if (this.timerWake !== undefined && this.timerWakeAt <= next.due) return
+    this.cancelTimerWake()
+    this.timerWakeAt = next.due
+    this.timerWake = setTimeout(this.onTimerWake, Math.max(0, Math.ceil(next.due - performance.now())))
+  }
+
+  private cancelTimerWake(): void {
+    if (this.timerWake !== undefined) clearTimeout(this.timerWake)
+    this.timerWake = undefined
+    this.timerWakeAt = Infinity
+  }
+
+  private readonly onTimerWake = (): void => {
+    this.timerWake = undefined
+    this.timerWakeAt = Infinity
+    if (this.finished) return
+    this.fireTimers()
+    this.awaitReplies()
+  }
+
+  /**
+   * One entry: fires every timer due now, in due order, running the jobs that follow each (as
+   * Node runs microtasks between timer callbacks). A callback's throw fails the run as an
+   * uncaught exception. Nothing due (a host timer that woke early): only the next wake is set.
+   */
+  private fireTimers(): void {
+    const next = this.timers.next()
+    if (next === undefined || next.due > performance.now()) {
+      this.scheduleTimer()
+      return
+    }
+    this.enter(() => {
+      const sb = this.sb as RunContext
+      for (;;) {
+        if (this.over()) return
+        const id = this.timers.takeDue(performance.now())
+        if (id === undefined) return
+        const error = callWithId(sb.ctx, sb.fireFn, id, sb.ctx.undefined)
+        if (error !== undefined) {
+          const description = this.failure === undefined ? this.describe(error) : ''
+          error.dispose()
+          if (this.failure === undefined) this.failWith(description.startsWith('Uncaught ') ? description : `Uncaught ${description}`)
+          return
+        }
+        this.drainAndCheck()
+      }
+    })
   }
 
   /**
@@ -379,17 +479,23 @@ export class Execution {
     const host = this.host
     if (host.wait === undefined) return
     while (!this.finished && this.failure === undefined && this.queue.length === 0 && this.inFlight > 0) {
-      const left = this.budget.wallDeadline - performance.now()
+      const now = performance.now()
+      const left = this.budget.wallDeadline - now
       if (left <= 0) {
         this.failure ??= this.wallTimeout()
         this.finish()
         return
       }
-      this.waiting = true
-      try {
-        host.wait(Math.min(left, MAX_WAIT_MS))
-      } finally {
-        this.waiting = false
+      // A timer due before the next reply fires from here: this thread's own timers do not run while it waits.
+      const timer = this.timers.next()
+      const untilTimer = timer === undefined ? Infinity : Math.max(0, timer.due - now)
+      if (untilTimer > 0) {
+        this.waiting = true
+        try {
+          host.wait(Math.min(left, MAX_WAIT_MS, untilTimer))
+        } finally {
+          this.waiting = false
+        }
       }
       if (this.a.monitor?.abortRequested() === true) {
         this.failure ??= { kind: 'abort', message: ABORTED_MESSAGE }
@@ -397,6 +503,7 @@ export class Execution {
         return
       }
       if (this.queue.length > 0) this.applyReplies()
+      else if (timer !== undefined && timer.due <= performance.now()) this.fireTimers()
     }
   }
 
@@ -490,6 +597,8 @@ export class Execution {
     this.finished = true
     if (this.wallTimer !== undefined) clearTimeout(this.wallTimer)
     if (this.wake !== undefined) clearImmediate(this.wake)
+    this.cancelTimerWake()
+    this.timers.clearAll()
     this.wallTimer = undefined
     this.wake = undefined
     this.a.input.signal.removeEventListener('abort', this.onAbort)
@@ -505,9 +614,10 @@ export class Execution {
     pool.release(this.a.entry, disposed && !oom)
     const stats = { subCalls: this.forwarded, computeMs: this.budget.computeUsed, wallMs: performance.now() - this.a.started }
     const logs = this.logs
-    if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats })
-    else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats })
-    else this.a.resolve({ logs, stats })
+    const notes = this.notes === undefined ? {} : { notes: this.notes }
+    if (this.failure !== undefined) this.a.resolve({ logs, error: this.failure, stats, ...notes })
+    else if (this.result?.value !== undefined) this.a.resolve({ value: this.result.value, logs, stats, ...notes })
+    else this.a.resolve({ logs, stats, ...notes })
     // The result is delivered first: preparing the next run's context is not the caller's wait.
     if (this.a.prepareNext === 'now') pool.prepareIdle(prelude)
     else setImmediate(() => pool.prepareIdle(prelude)).unref()
