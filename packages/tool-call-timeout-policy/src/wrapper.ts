@@ -54,7 +54,8 @@ export function timeoutError(budgetMs: number, options?: { cause?: unknown; reas
  * 1. Budget = {@link budgetFor}(`exec.definition`, `config.defaultTimeoutMs`). None → `next()`
  *    with `exec.signal` untouched (the body sees the caller's own signal).
  * 2. Derives a {@link Deadline} from the current `exec.signal` (an outer abort propagates to
- *    it), sets `exec.signal` to it, and calls `next()` once.
+ *    it), sets `exec.signal` to it, and calls `next()` once. In a durable batch the deadline is
+ *    measured from `exec.durableStartedAt` (the call's journaled start), not from now.
  * 3. Decides by the deadline's cause (the table in this file's header), then — on every path —
  *    clears its timer, removes its listener and restores `exec.signal` to the signal it received.
  *
@@ -69,7 +70,10 @@ export function createTimeoutWrapper(options: TimeoutWrapperOptions): ExecuteWra
     const budgetMs = budgetFor(exec.definition, config.defaultTimeoutMs)
     if (budgetMs === undefined) return next()
     const outer = exec.signal
-    const deadline = new Deadline(outer, budgetMs, graceMs)
+    // In a durable batch the budget runs from the call's journaled start, so a replay after a
+    // restart does not grant a fresh budget (`exec.durableStartedAt`, the same on every replay).
+    const started = exec.durableStartedAt
+    const deadline = new Deadline(outer, started === undefined ? budgetMs : Math.max(1, budgetMs - Math.max(0, Date.now() - started)), graceMs)
     exec.signal = deadline.signal
     try {
       const attempt = settle(next())

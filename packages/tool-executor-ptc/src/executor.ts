@@ -242,6 +242,8 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     description: flavour.runCodeDescription,
     parameters,
     source: 'dsl',
+    // In a durable batch the program runs in the workflow: each sub-call is a journaled step of its own.
+    durability: 'workflow',
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
     isConcurrencySafe: () => maxParallelRuns > 1,
     output: {

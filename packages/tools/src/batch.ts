@@ -19,6 +19,7 @@ import { showConfigValue } from './unknown-keys'
 import { Pool, TURN } from './pool'
 import { HOLD, NEXT, PARK, StageCursor, type StepOutcome } from './runner/cursor'
 import { alreadyExecuted, RESTORED, resumedState, type BatchSuspendControl } from './suspend/control'
+import { inheritedDurable } from './pipeline/execution'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -90,6 +91,7 @@ function runContext(host: PipelineHost, options: RunnerOptions): RunContext {
     local: options.local,
     // `null` from a custom executor means no map, as `ctx.tools.execute()` reads it.
     nameMap: options.nameMap ?? undefined,
+    durable: options.durable ?? inheritedDurable(options.parent),
     shownNames: undefined,
     lastName: undefined,
     lastFound: undefined,

@@ -19,6 +19,7 @@ import type {
   ToolSchema,
 } from './contracts'
 import type { BatchSuspendControl } from './suspend/control'
+import type { DurableContext } from './durable'
 
 /**
  * A step-owned admitted tool set (docs/design.md, "The registry"). Produced by
@@ -122,6 +123,13 @@ export interface ToolBatch {
    * `nameMap`) and a throw, `''` or a non-string answer shows the registry name.
    */
   readonly nameMap?: ToolNameMap
+  /**
+   * Runs the batch durably on an engine (an adapter package's context for one workflow run, e.g.
+   * `@deepseek-ai/dsh-tool-durable-dbos`): each call's `tools/execute` stage is a journaled step,
+   * replayed rather than re-run; an `ask` waits on the engine; `exec.idempotencyKey` is set. See
+   * {@link DurableContext}. Absent: a plain batch (nothing of the seam runs).
+   */
+  readonly durable?: DurableContext
 }
 
 /** What an executor's `execute` receives: the batch plus the scope and the shared pipeline. */
@@ -144,6 +152,8 @@ export interface ExecutorBatch {
    * approval then fails its call closed (`TOOL_DENIED`).
    */
   readonly suspend?: BatchSuspendControl
+  /** {@link ToolBatch.durable}: `pipeline.runBatch` runs the calls on it; an executor with a runner of its own passes it on. */
+  readonly durable?: DurableContext
   /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
   definitions(): readonly AnyToolDefinition[]
 }
@@ -201,6 +211,12 @@ export interface RunnerOptions {
   readonly nameMap?: ToolNameMap
   /** A suspendable or resumed batch's control (`ExecutorBatch.suspend`); `pipeline.runBatch` passes it on. Used with `submitAll` only. */
   readonly suspend?: BatchSuspendControl
+  /**
+   * The engine that journals the runner's calls ({@link ToolBatch.durable}). Absent with a
+   * `parent` that runs in a durable batch: the parent call's engine, keyed by its
+   * `exec.idempotencyKey` (PTC sub-calls are journaled steps of their own).
+   */
+  readonly durable?: DurableContext
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }

@@ -8,6 +8,7 @@ import { isThenable, NO_SECOND, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
 import { shownName } from './shown-name'
 import type { CallState, RunContext } from './types'
+import { durableCallOf } from './durable'
 
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
 /** The shared resolved promise of the default decision, handed out by the innermost `next()`. */
@@ -91,13 +92,18 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   // A suspendable batch: an answer given before (in the state or to `resume`) answers the ask.
   const known = suspend?.decisionFor(exec.callId)
   if (known !== undefined || (approval === undefined && suspend?.resume !== undefined)) return answered(state, run, known ?? DEFER, reason)
-  if (approval === undefined) {
+  const durable = run.durable
+  if (approval === undefined && durable?.awaitDecision === undefined) {
     state.draft = policyOutcome(name, messages.askWithoutApproval(shownName(name, run), reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
     return
   }
   let answer: unknown
   try {
-    answer = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    // In a durable batch whose engine can wait, the decision comes from outside through the engine.
+    answer =
+      durable?.awaitDecision !== undefined
+        ? await durable.awaitDecision(durableCallOf(state, run).key, { callId: exec.callId, toolName: name, arguments: exec.arguments, ...(reason === undefined ? {} : { reason }), signal: run.signal })
+        : await approval!.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
   } catch (error) {
     if (run.abort.isAborted) state.draft = ABORTED_BEFORE
     else state.draft = policyError('TOOL_DENIED', shownName(name, run), 'approval', describeThrown(error))
