@@ -13,7 +13,7 @@
  */
 import * as restate from '@restatedev/restate-sdk'
 import type { DurableContext, DurableDecisionRequest, JsonObject, JsonValue, RawToolCall } from '@deepseek-ai/dsh-tools'
-import { durableCallKeys, durableStepNames } from '@deepseek-ai/dsh-tools'
+import { durableCallKey, durableStepNames } from '@deepseek-ai/dsh-tools'
 import { jsonProblem } from './json-check'
 
 /** A decision request waiting for someone outside (what `onApprovalRequest` receives). */
@@ -72,6 +72,12 @@ export class DurableCancelledError extends Error {
   }
 }
 
+/** A batch the adapter cannot journal (a repeated call id); `code` `'DURABLE_BATCH_INVALID'`. */
+export class DurableBatchError extends Error {
+  override readonly name = 'DurableBatchError'
+  readonly code = 'DURABLE_BATCH_INVALID'
+}
+
 /** Raised (as the step's failure) when a step's value is not JSON; names the tool and the step. */
 export class DurableStepValueError extends restate.TerminalError {
   readonly dshCode = 'DURABLE_STEP_NOT_JSON'
@@ -84,7 +90,7 @@ interface StepSlot {
   readonly name: string
   readonly toolName: string
   readonly promise: restate.RestatePromise<JsonValue>
-  fn?: (signal: AbortSignal) => Promise<JsonValue>
+  fn?: (signal: AbortSignal) => Promise<unknown>
   /** The closure's own result, read when a cancellation poisons `promise`. */
   local?: Promise<JsonValue>
 }
@@ -113,6 +119,25 @@ export function assertRuntime(): void {
     throw new Error(`@restatedev/restate-sdk 1.14+ needs Promise.withResolvers (Node 22+); this is Node ${process.versions.node}: run the Restate service on Node 22 or newer`)
 }
 
+/** `promise`, or a rejection with `signal.reason` when the caller's signal aborts first (no listener left behind). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
+}
+
 class RestateDurableContext implements RestateDurable {
   readonly engine = 'restate'
   readonly key: string
@@ -127,7 +152,12 @@ class RestateDurableContext implements RestateDurable {
   constructor(ctx: restate.Context, options: RestateDurableOptions) {
     this.#ctx = ctx
     this.key = options.key ?? ctx.request().id
-    const keys = durableCallKeys(this.key, options.calls)
+    const seen = new Set<string>()
+    const keys = options.calls.map((call, index) => {
+      if (seen.has(call.callId)) throw new DurableBatchError(`calls/${index}/callId "${call.callId}" repeats an earlier call's id: call ids must be unique in a durable batch (each is part of its call's journal key)`)
+      seen.add(call.callId)
+      return durableCallKey(this.key, call.callId)
+    })
     const approvals = options.approvals !== undefined
     this.#onApprovalRequest = options.approvals?.onApprovalRequest
     if (approvals) this.awaitDecision = (name, request) => this.#awaitDecision(name, request)
@@ -155,7 +185,7 @@ class RestateDurableContext implements RestateDurable {
         slot.local = fn(this.#abort.signal).then((value) => {
           const problem = jsonProblem(value)
           if (problem !== undefined) throw new DurableStepValueError(toolName, name, problem)
-          return value
+          return value as JsonValue
         })
         return slot.local
       },
@@ -179,15 +209,15 @@ class RestateDurableContext implements RestateDurable {
     return '(unknown tool)'
   }
 
-  async step<T extends JsonValue>(name: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  async step(name: string, fn: (signal: AbortSignal) => Promise<unknown>): Promise<unknown> {
     const slot = this.#steps.get(name) ?? this.#reserveStep(name, this.#toolOf(name))
     if (slot.fn !== undefined) throw new Error(`durable step "${name}" was asked for twice in one batch`)
     slot.fn = fn
-    return (await this.#settle(slot)) as T
+    return this.#settle(slot)
   }
 
   /** Awaits a step; on a Restate cancellation aborts the steps' signal and returns what the closure produced. */
-  async #settle(slot: StepSlot): Promise<JsonValue> {
+  async #settle(slot: StepSlot): Promise<unknown> {
     try {
       return await slot.promise
     } catch (error) {
@@ -221,7 +251,7 @@ class RestateDurableContext implements RestateDurable {
     await this.#settle(slot.announce)
     if (this.#abort.signal.aborted) return { type: 'reject', reason: 'the Restate invocation was cancelled' }
     try {
-      return await slot.awakeable.promise
+      return await untilAborted(slot.awakeable.promise, request.signal)
     } catch (error) {
       if (!(error instanceof restate.CancelledError)) throw error
       this.#cancelled()

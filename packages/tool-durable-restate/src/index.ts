@@ -1,4 +1,4 @@
-export { restateDurable, assertRuntime, DurableCancelledError, DurableStepValueError } from './durable'
+export { restateDurable, assertRuntime, DurableBatchError, DurableCancelledError, DurableStepValueError } from './durable'
 export type { RestateDurable, RestateDurableOptions, PendingApproval } from './durable'
 export { toolBatchService } from './service'
 export type { DurableBatchInput, ToolBatchServiceOptions } from './service'

@@ -5,7 +5,7 @@
 import * as restate from '@restatedev/restate-sdk'
 import type { Context } from 'cordis'
 import type { RawToolCall, ToolResult } from '@deepseek-ai/dsh-tools'
-import { restateDurable, type RestateDurableOptions } from './durable'
+import { DurableBatchError, restateDurable, type RestateDurable, type RestateDurableOptions } from './durable'
 
 /** The input of the `execute` handler. */
 export interface DurableBatchInput {
@@ -37,7 +37,14 @@ export function toolBatchService<Name extends string>(options: ToolBatchServiceO
     handlers: {
       execute: async (ctx: restate.Context, input: DurableBatchInput): Promise<ToolResult[]> => {
         const calls = checkInput(input)
-        const durable = restateDurable(ctx, { calls, ...(input.key === undefined ? {} : { key: input.key }), ...(options.approvals === undefined ? {} : { approvals: options.approvals }) })
+        let durable: RestateDurable
+        try {
+          durable = restateDurable(ctx, { calls, ...(input.key === undefined ? {} : { key: input.key }), ...(options.approvals === undefined ? {} : { approvals: options.approvals }) })
+        } catch (error) {
+          // A batch the adapter cannot journal is the caller's mistake: terminal, never retried.
+          if (error instanceof DurableBatchError) throw new restate.TerminalError(`execute: ${error.message}`, { errorCode: 400 })
+          throw error
+        }
         return [...(await options.tools.tools.execute({ calls, durable }))]
       },
     },
