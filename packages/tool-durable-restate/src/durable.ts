@@ -146,6 +146,8 @@ class RestateDurableContext implements RestateDurable {
   readonly #steps = new Map<string, StepSlot>()
   readonly #decisions = new Map<string, DecisionSlot>()
   readonly #tools = new Map<string, string>()
+  readonly #waiters = new Map<restate.RestatePromise<unknown>, { resolve: (value: unknown) => void; reject: (error: unknown) => void }>()
+  #driving = false
   readonly #onApprovalRequest: ((pending: PendingApproval) => void | Promise<void>) | undefined
   readonly awaitDecision?: (name: string, request: DurableDecisionRequest) => Promise<unknown>
 
@@ -219,12 +221,55 @@ class RestateDurableContext implements RestateDurable {
   /** Awaits a step; on a Restate cancellation aborts the steps' signal and returns what the closure produced. */
   async #settle(slot: StepSlot): Promise<unknown> {
     try {
-      return await slot.promise
+      return await this.#await(slot.promise)
     } catch (error) {
       if (!(error instanceof restate.CancelledError)) throw error
       this.#cancelled()
       if (slot.local !== undefined) return slot.local
       return slot.fn!(this.#abort.signal)
+    }
+  }
+
+  /**
+   * Awaits a Restate promise through the one driver of this batch. The SDK allows one awaiting
+   * consumer at a time ("awaitNext already pending" otherwise), while the pipeline awaits its
+   * calls' steps concurrently: so every wait joins a set, and a single loop races the set
+   * (`RestatePromise.race`, which journals nothing) and hands each completion to its waiter.
+   */
+  #await<T>(promise: restate.RestatePromise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#waiters.set(promise as restate.RestatePromise<unknown>, { resolve: resolve as (value: unknown) => void, reject })
+      void this.#drive()
+    })
+  }
+
+  async #drive(): Promise<void> {
+    if (this.#driving) return
+    this.#driving = true
+    try {
+      while (this.#waiters.size > 0) {
+        // Let the waits requested in the same turn of the event loop join this race.
+        await new Promise<void>((resolve) => setImmediate(resolve))
+        const entries = [...this.#waiters]
+        const tagged = entries.map(([promise], index) => promise.map((value, failure) => ({ index, value, failure })))
+        let settled: { index: number; value: unknown; failure: restate.TerminalError | undefined }
+        try {
+          settled = await restate.RestatePromise.race(tagged)
+        } catch (error) {
+          // A cancellation (or a broken attempt) reaches the one awaiting consumer: every waiter hears it.
+          for (const [promise, waiter] of entries) {
+            this.#waiters.delete(promise)
+            waiter.reject(error)
+          }
+          continue
+        }
+        const [promise, waiter] = entries[settled.index]!
+        this.#waiters.delete(promise)
+        if (settled.failure !== undefined) waiter.reject(settled.failure)
+        else waiter.resolve(settled.value)
+      }
+    } finally {
+      this.#driving = false
     }
   }
 
@@ -251,7 +296,7 @@ class RestateDurableContext implements RestateDurable {
     await this.#settle(slot.announce)
     if (this.#abort.signal.aborted) return { type: 'reject', reason: 'the Restate invocation was cancelled' }
     try {
-      return await untilAborted(slot.awakeable.promise, request.signal)
+      return await untilAborted(this.#await(slot.awakeable.promise), request.signal)
     } catch (error) {
       if (!(error instanceof restate.CancelledError)) throw error
       this.#cancelled()

@@ -33,6 +33,10 @@ exponentiation-factor = 2.0
 max-interval = "1s"
 max-attempts = 200
 on-max-attempts = "pause"
+
+# An invocation waiting on an awakeable suspends after 2 s without activity (default 1 min).
+[worker.invoker]
+inactivity-timeout = "2s"
 `
 
 interface Ports {
