@@ -17,6 +17,7 @@ interface Backend {
 export class RoundRobinProxy {
   readonly #backends: Backend[]
   #next = 0
+  #enabled: Set<number> | undefined
   readonly #sessions = new Set<http2.ServerHttp2Session>()
   /** Streams forwarded to each backend port (for the test's spread assertions). */
   readonly served = new Map<number, number>()
@@ -49,11 +50,16 @@ export class RoundRobinProxy {
     return `http://127.0.0.1:${this.port}`
   }
 
+  /** Routes new streams only to these ports (all, by default). */
+  only(ports: readonly number[]): void {
+    this.#enabled = new Set(ports)
+  }
+
   #pick(): Backend | undefined {
     const now = Date.now()
     for (let i = 0; i < this.#backends.length; i++) {
       const backend = this.#backends[(this.#next + i) % this.#backends.length]!
-      if (backend.downUntil <= now) {
+      if (backend.downUntil <= now && (this.#enabled === undefined || this.#enabled.has(backend.port))) {
         this.#next = (this.#next + i + 1) % this.#backends.length
         return backend
       }
