@@ -17,6 +17,7 @@ import type { FoundTool } from './found-tool'
 import { AbortWatch, WATCH_MIN_CALLS } from './abort-watch'
 import { showConfigValue } from './unknown-keys'
 import { Pool, TURN } from './pool'
+import { inheritedDurable } from './pipeline/execution'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -76,6 +77,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
     local: options.local,
     // `null` from a custom executor means no map, as `ctx.tools.execute()` reads it.
     nameMap: options.nameMap ?? undefined,
+    durable: options.durable ?? inheritedDurable(options.parent),
     shownNames: undefined,
     lastName: undefined,
     lastFound: undefined,

@@ -233,6 +233,13 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
    * effect), so a retry policy may repeat it after a transient failure. Declarative only.
    */
   readonly idempotent?: boolean
+  /**
+   * How a durable batch journals the call (`ToolBatch.durable`): `'step'` (the default) runs the
+   * `tools/execute` stage as a journaled step, replayed rather than re-run; `'workflow'` runs it in
+   * the workflow itself, outside any step, for a tool whose effects are its sub-calls (PTC's
+   * `run_code`: each sub-call is a journaled step, and a replay re-runs the program against them).
+   */
+  readonly durability?: 'step' | 'workflow'
   presentCall?(args: Args): ToolCallPresentation | undefined
   presentResult?(args: Args, result: PresentableResult): ToolResultPresentation | undefined
   /**
@@ -376,6 +383,19 @@ export interface ToolExecution {
   readonly parent?: ToolExecution
   /** The `ctx.tools.execute()` batch this call belongs to (`batch-<n>`); absent for PTC sub-calls (see `parent`). */
   readonly batchId?: string
+  /**
+   * In a durable batch (`ToolBatch.durable`): the call's stable key, `<batch key>/<callId>` (a PTC
+   * sub-call's: `<parent call's key>/<sub-call id>`), the same on every retry and every replay of
+   * the call, so a body can hand it to a downstream API that deduplicates (a payment's
+   * idempotency key). `undefined` outside a durable batch.
+   */
+  readonly idempotencyKey?: string
+  /**
+   * In a durable batch: when the call first started (epoch ms), as its journal recorded it, the
+   * same on a replay after a restart; the timeout policy measures deadlines from it. `undefined`
+   * outside a durable batch and before the call's start was journaled (pre-execute listeners).
+   */
+  readonly durableStartedAt?: number
   /**
    * Appends model-facing context after this call's result (docs/design.md, "PTC executor": a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed

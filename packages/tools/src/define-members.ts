@@ -9,7 +9,7 @@ import type { DefineToolCallbacks } from './schema'
 
 /**
  * The optional members of a definition built from `input`: `timeoutMs`, `isConcurrencySafe`,
- * `finalizeContent` as given; `idempotent` and `deferLoading` only when `true`; `presentCall`
+ * `finalizeContent` as given; `idempotent` and `deferLoading` only when `true`, `durability` only when `'workflow'`; `presentCall`
  * and `presentResult` run on arguments soft-validated against `parameters` (the projected JSON
  * Schema); `projectContent` calls the author's function on `input`. Absent members stay absent.
  */
@@ -22,6 +22,7 @@ export function callbackMembers<A, V extends JsonValue>(
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.isConcurrencySafe === undefined ? {} : { isConcurrencySafe: input.isConcurrencySafe }),
     ...(input.idempotent === true ? { idempotent: true } : {}),
+    ...(input.durability === 'workflow' ? { durability: 'workflow' as const } : {}),
     ...(presentCall === undefined ? {} : { presentCall: (args: A) => softPresentCall(parameters, (valid) => presentCall(valid as A), args) }),
     ...(presentResult === undefined
       ? {}

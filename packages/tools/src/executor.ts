@@ -18,6 +18,7 @@ import type {
   ToolResult,
   ToolSchema,
 } from './contracts'
+import type { DurableContext } from './durable'
 
 /**
  * A step-owned admitted tool set (docs/design.md, "The registry"). Produced by
@@ -121,6 +122,13 @@ export interface ToolBatch {
    * `nameMap`) and a throw, `''` or a non-string answer shows the registry name.
    */
   readonly nameMap?: ToolNameMap
+  /**
+   * Runs the batch durably on an engine (an adapter package's context for one workflow run, e.g.
+   * `@deepseek-ai/dsh-tool-durable-dbos`): each call's `tools/execute` stage is a journaled step,
+   * replayed rather than re-run; an `ask` waits on the engine; `exec.idempotencyKey` is set. See
+   * {@link DurableContext}. Absent: a plain batch (nothing of the seam runs).
+   */
+  readonly durable?: DurableContext
 }
 
 /** What an executor's `execute` receives: the batch plus the scope and the shared pipeline. */
@@ -136,6 +144,8 @@ export interface ExecutorBatch {
   readonly batchId?: string
   /** {@link ToolBatch.nameMap}: an executor that runs the batch's calls passes it to its runner. */
   readonly nameMap?: ToolNameMap
+  /** {@link ToolBatch.durable}: `pipeline.runBatch` runs the calls on it; an executor with a runner of its own passes it on. */
+  readonly durable?: DurableContext
   /** The definitions visible to this batch (scope and tool set applied), computed on first use. */
   definitions(): readonly AnyToolDefinition[]
 }
@@ -191,6 +201,12 @@ export interface RunnerOptions {
    * by their registry names): texts use registry names.
    */
   readonly nameMap?: ToolNameMap
+  /**
+   * The engine that journals the runner's calls ({@link ToolBatch.durable}). Absent with a
+   * `parent` that runs in a durable batch: the parent call's engine, keyed by its
+   * `exec.idempotencyKey` (PTC sub-calls are journaled steps of their own).
+   */
+  readonly durable?: DurableContext
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }

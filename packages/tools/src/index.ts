@@ -5,6 +5,7 @@
  */
 export * from './contracts'
 export * from './executor'
+export * from './durable'
 export * from './events'
 export * from './errors'
 export * from './scope'

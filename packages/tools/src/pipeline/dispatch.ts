@@ -10,6 +10,7 @@ import { ABORTED_BEFORE, ABORTED_DRAFT, failFromInfo, thrownCap } from './drafts
 import { SignalView, type Execution } from './execution'
 import { revokedBySet } from './prepare'
 import { settleValue } from './settle'
+import { dispatchDurable } from './durable'
 import type { CallState, RunContext } from './types'
 
 /** Codes after which a body's output (values, attached contexts) never reaches the model. */
@@ -48,8 +49,6 @@ function keepContexts(state: CallState): void {
 }
 
 function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): boolean {
-  const exec = state.exec!
-  const caller = run.signal
   if (run.abort.isAborted) {
     state.draft = ABORTED_BEFORE
     return false
@@ -62,6 +61,25 @@ function dispatchBody(state: CallState, run: RunContext, end: DispatchEnd): bool
       return false
     }
   }
+  // A durable batch journals the stage as steps (`durable.ts`); the stage itself is the same.
+  if (run.durable !== undefined) return dispatchDurable(state, run, end, stageKeepingContexts)
+  return executeStage(state, run, end)
+}
+
+/** {@link executeStage} that also keeps the contexts when it ended synchronously (what `dispatch` does around it). */
+function stageKeepingContexts(state: CallState, run: RunContext, end: DispatchEnd): boolean {
+  const waiting = executeStage(state, run, end)
+  if (!waiting) keepContexts(state)
+  return waiting
+}
+
+/**
+ * The `tools/execute` stage of a call that may dispatch: the wrappers, then the body, on the
+ * execution view. Returns whether it waits (then `end` is called once it has ended).
+ */
+function executeStage(state: CallState, run: RunContext, end: DispatchEnd): boolean {
+  const exec = state.exec!
+  const caller = run.signal
   if (run.hooks.execute.length === 0) {
     // No wrapper: nothing can replace the signal, the body runs at once on the execution view.
     let out: unknown

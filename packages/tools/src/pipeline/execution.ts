@@ -10,6 +10,8 @@ import { describeProblem } from './drafts'
 import { freezeContext, isContext } from './frozen-content'
 import { shownName } from './shown-name'
 import type { CallState, RunContext } from './types'
+import type { DurableContext } from '../durable'
+import { childContext, durableCallOf } from './durable'
 
 /**
  * The execution view. `signal` is writable only while the `tools/execute` stage runs; the call's
@@ -98,6 +100,22 @@ export class Execution implements ToolExecution {
     return (this.#token ??= Symbol(this.callId))
   }
 
+  get idempotencyKey(): string | undefined {
+    return this.#run.durable === undefined ? undefined : durableCallOf(this.#state, this.#run).key
+  }
+
+  get durableStartedAt(): number | undefined {
+    return this.#run.durable === undefined ? undefined : durableCallOf(this.#state, this.#run).startedAt
+  }
+
+  /** The durable context a runner created with `parent: view` inherits (`undefined` outside a durable batch or for a foreign view). */
+  static durableChildOf(view: ToolExecution): DurableContext | undefined {
+    const exec = view instanceof SignalView ? SignalView.executionOf(view) : view
+    if (!(exec instanceof Execution)) return undefined
+    const durable = exec.#run.durable
+    return durable === undefined ? undefined : childContext(durable, durableCallOf(exec.#state, exec.#run).key)
+  }
+
   reportProgress(update: ToolProgress): void {
     const problem = progressProblem(update)
     if (problem !== undefined) throw new TypeError(`reportProgress on "${this.#shown()}"${problem}`)
@@ -145,7 +163,7 @@ export class Execution implements ToolExecution {
 }
 
 /** The fields of an execution view that no listener, wrapper or body may replace. */
-const READ_ONLY_FIELDS = ['callId', 'name', 'arguments', 'rawArguments', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId'] as const
+const READ_ONLY_FIELDS = ['callId', 'name', 'arguments', 'rawArguments', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId', 'idempotencyKey', 'durableStartedAt'] as const
 
 /**
  * Gives each of {@link READ_ONLY_FIELDS} on `proto` (a class that declares their getters) a setter
@@ -225,6 +243,12 @@ export class SignalView implements ToolExecution {
   get batchId(): string | undefined {
     return this.#exec.batchId
   }
+  get idempotencyKey(): string | undefined {
+    return this.#exec.idempotencyKey
+  }
+  get durableStartedAt(): number | undefined {
+    return this.#exec.durableStartedAt
+  }
   get signal(): AbortSignal {
     return this.#signal
   }
@@ -247,3 +271,8 @@ export class SignalView implements ToolExecution {
 
 throwOnAssignment(Execution.prototype)
 throwOnAssignment(SignalView.prototype)
+
+/** `RunnerOptions.durable` of a runner created with `parent` and no context of its own: the parent call's, keyed by its call key. */
+export function inheritedDurable(parent: ToolExecution | undefined): DurableContext | undefined {
+  return parent === undefined ? undefined : Execution.durableChildOf(parent)
+}

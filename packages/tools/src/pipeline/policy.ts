@@ -8,6 +8,7 @@ import { isThenable, NO_SECOND, runOnceStage } from '../chains'
 import { ABORTED_BEFORE, describeValue, policyError, policyOutcome } from './drafts'
 import { shownName } from './shown-name'
 import type { CallState, RunContext } from './types'
+import { durableCallOf } from './durable'
 
 const ALLOW: PolicyDecision = Object.freeze({ type: 'allow' })
 /** The shared resolved promise of the default decision, handed out by the innermost `next()`. */
@@ -85,12 +86,17 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   const exec = state.exec!
   const name = exec.name
   const approval = run.hooks.approval
-  if (approval === undefined) {
+  const durable = run.durable
+  if (approval === undefined && durable?.awaitDecision === undefined) {
     state.draft = policyOutcome(name, messages.askWithoutApproval(shownName(name, run), reason), 'PolicyDenied', reason === undefined ? undefined : 'no approval service is available')
     return
   }
   try {
-    const answer: unknown = await approval.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
+    // In a durable batch whose engine can wait, the decision comes from outside through the engine.
+    const answer: unknown =
+      durable?.awaitDecision !== undefined
+        ? await durable.awaitDecision(durableCallOf(state, run).key, { callId: exec.callId, toolName: name, arguments: exec.arguments, ...(reason === undefined ? {} : { reason }), signal: run.signal })
+        : await approval!.request(reason === undefined ? { exec, signal: run.signal } : { exec, reason, signal: run.signal })
     const problem = approvalProblem(answer)
     // A malformed answer fails closed, like a throwing service (so an abort that came first stays
     // ABORTED_BEFORE_DISPATCH); it is no rejection the user gave.

@@ -11,6 +11,7 @@ import type { Listener } from '../chains'
 import type { AbortWatch } from '../abort-watch'
 import type { UnknownKeysMode } from '../unknown-keys'
 import type { Execution } from './execution'
+import type { DurableContext } from '../durable'
 
 /** Scope-filtered listeners and guards for one scope, collected once per runner. */
 export interface StageHooks {
@@ -68,6 +69,8 @@ export interface RunContext {
   readonly local: ((name: string) => AnyToolDefinition | undefined) | undefined
   /** The names the model saw (`RunnerOptions.nameMap`): library texts name tools by them (`shown-name.ts`). */
   readonly nameMap: ToolNameMap | undefined
+  /** The engine that journals this runner's calls (`RunnerOptions.durable`, or the parent call's for PTC sub-calls); absent for a plain batch. */
+  readonly durable: DurableContext | undefined
   /** With a {@link nameMap}: each name's shown name once it was first needed (created then). */
   shownNames: Map<string, string> | undefined
   /**

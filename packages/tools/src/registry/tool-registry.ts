@@ -515,6 +515,9 @@ export class ToolRegistry extends Service {
     if (nameMap !== undefined && typeof (nameMap as { toWire?: unknown }).toWire !== 'function') {
       throw new TypeError(`ctx.tools.execute(): nameMap must have a toWire(name) method, got ${typeLabel(nameMap)}`)
     }
+    if (batch.durable !== undefined && (batch.durable === null || typeof batch.durable.step !== 'function' || typeof batch.durable.key !== 'string')) {
+      throw new TypeError(`ctx.tools.execute(): durable must be a DurableContext { engine, key: string, step(name, fn) }, got ${typeLabel(batch.durable)}`)
+    }
     const scope = batch.agent?.scope ?? batch.toolSet?.scope ?? scopeOf(this.ctx)
     const self = serviceOf(this)
     const executor = self.executor(scope)
@@ -534,6 +537,7 @@ export class ToolRegistry extends Service {
       ...(log === undefined ? {} : { log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
       ...(nameMap === undefined ? {} : { nameMap }),
+      ...(batch.durable === undefined ? {} : { durable: batch.durable }),
     }
     const hooks = self._eventHooks
     if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
@@ -565,6 +569,7 @@ export class ToolRegistry extends Service {
       ...(batch.log === undefined ? {} : { log: batch.log }),
       ...(batch.toolSet === undefined ? {} : { toolSet: batch.toolSet }),
       ...(batch.nameMap === undefined ? {} : { nameMap: batch.nameMap }),
+      ...(batch.durable === undefined ? {} : { durable: batch.durable }),
       ...(options?.maxParallel === undefined ? {} : { maxParallel: options.maxParallel }),
       ...(options?.admit === undefined ? {} : { admit: options.admit }),
       ...(options?.local === undefined ? {} : { local: options.local }),

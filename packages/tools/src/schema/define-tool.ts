@@ -29,7 +29,7 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
  * `V`: the canonical (JSON) value.
  */
 export interface DefineToolCallbacks<A, E, V extends JsonValue>
-  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
+  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'durability' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
   /**
    * Returns only the declared JSON value — or nothing (`undefined`/`void`), recorded as `null`,
    * when the declared value admits `null` ({@link ToolBodyResult}); must observe `exec.signal`.
