@@ -59,16 +59,23 @@ async function run(prefix: string, ms: number, during?: (done: () => number) => 
 describe('scale-out behind one Restate server', () => {
   test('100 batches of 10 calls on 1 worker, then on 3 with one killed mid-way: exactly once, same results', { timeout: 240_000 }, async () => {
     // One worker: the proxy sends everything to the first process.
+    // Fresh keys per attempt (vitest retries once on this shared machine).
+    const tag = Date.now().toString(36)
+    const [one, three_, kill] = [`one${tag}`, `three${tag}`, `kill${tag}`]
     proxy.only([ports[0]!])
-    const single = await run('one', 20)
+    const single = await run(one, 20)
 
     proxy.only(ports)
-    const three = await run('three', 20)
+    const three = await run(three_, 20)
 
     proxy.only(ports)
     // Longer bodies here, so the killed worker surely has calls in flight.
-    const killed = await run('kill', 200, async (done) => {
-      await waitFor('a third of the batches', 60_000, () => (done() >= BATCHES / 3 ? true : undefined))
+    const killed = await run(kill, 200, async () => {
+      // Kill the second worker once a third of the bodies have started: its own are then in flight.
+      await waitFor('a third of the bodies to start', 60_000, async () => {
+        const started = [...(await h.effectCounts(`${kill}-`)).values()].length
+        return started >= (BATCHES * CALLS) / 3 ? true : undefined
+      })
       await h.services[1]!.kill()
     })
 
@@ -76,14 +83,14 @@ describe('scale-out behind one Restate server', () => {
     expect(killed.results).toEqual(single.results)
     expect(single.results.flat().every((r) => r.code === 'ok')).toBe(true)
     // Exactly once: one ledger entry per call key, for every call of every batch.
-    for (const prefix of ['one', 'three', 'kill']) {
+    for (const prefix of [one, three_, kill]) {
       const expected = Array.from({ length: BATCHES }, (_, i) => Array.from({ length: CALLS }, (_, j) => `${prefix}-${i}/c${j}`)).flat().sort()
       expect(await h.ledger(`${prefix}-`)).toEqual(expected)
     }
     // The work was spread: every worker served streams in the 3-worker runs.
     for (const port of ports) expect(proxy.served.get(port) ?? 0).toBeGreaterThan(0)
     // Bodies in flight on the killed worker ran again elsewhere (the tool is idempotent), yet took effect once.
-    const attempts = [...(await h.effectCounts('kill-')).values()].reduce((a, b) => a + b, 0)
+    const attempts = [...(await h.effectCounts(`${kill}-`)).values()].reduce((a, b) => a + b, 0)
     expect(attempts).toBeGreaterThan(BATCHES * CALLS)
     console.log(
       `[scale-out] calls/s: 1 worker ${single.callsPerSecond.toFixed(0)}, 3 workers ${three.callsPerSecond.toFixed(0)}, ` +
@@ -118,7 +125,7 @@ describe('scale-out behind one Restate server', () => {
     expect(durableMs).toBeGreaterThan(memoryMs)
     const rows = await h.server.query<{ bytes: number }>(`select sum(raw_length) as bytes from sys_journal where id in (${ids.map((id) => `'${id}'`).join(',')})`)
     const input = await h.server.query<{ bytes: number }>(`select sum(raw_length) as bytes from sys_journal where entry_type = 'Command: Input' and id in (${ids.map((id) => `'${id}'`).join(',')})`)
-    const tenIds = await h.server.query<{ id: string }>(`select id from sys_invocation where idempotency_key like 'one-%' limit 10`)
+    const tenIds = await h.server.query<{ id: string }>(`select id from sys_invocation where idempotency_key like 'one%' limit 10`)
     const ten = await h.server.query<{ bytes: number; entries: number }>(`select sum(raw_length) as bytes, count(*) as entries from sys_journal where id in (${tenIds.map((r) => `'${r.id}'`).join(',')})`)
     console.log(
       `[bench] one-call batch, sequential: in-memory ${memoryMs.toFixed(3)} ms, Restate ${durableMs.toFixed(2)} ms (ratio ${(durableMs / memoryMs).toFixed(0)}x); ` +
