@@ -1,4 +1,3 @@
-// A Restate service running tool batches durably (run it on Node 22+).
 import * as restate from '@restatedev/restate-sdk'
 import { Context } from 'cordis'
 import { ToolRegistry, defineTool } from '@deepseek-ai/dsh-tools'
@@ -28,5 +27,5 @@ const service = toolBatchService({
   tools: ctx,
   approvals: { onApprovalRequest: (p) => console.log(`approval needed: ${p.toolName} (${p.reason ?? 'no reason'}): awakeable ${p.awakeableId}`) },
 })
-const port = await restate.serve({ services: [service], port: 9080 })
-console.log(`serving on ${port}; register it: curl -X POST localhost:9070/deployments -H 'content-type: application/json' -d '{"uri":"http://localhost:9080"}'`)
+const port = await restate.serve({ services: [service], port: Number(process.env.PORT ?? 9080) })
+console.log(`serving tools on port ${port}`) // serving tools on port 9080

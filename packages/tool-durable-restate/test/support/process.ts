@@ -49,7 +49,7 @@ export function node22(): string {
   throw new Error(`no Node 22 found: this Node is ${process.version} and ${local} is missing (run npm run bootstrap)`)
 }
 
-/** A service process (TypeScript through tsx, workspace sources) that prints `LISTENING <port>` when ready. */
+/** A service process (TypeScript through tsx, workspace sources) that prints `LISTENING <port>` (or `serving tools on port <port>`) when ready. */
 export class ServiceProcess {
   #child: ChildProcess | undefined
   #output = ''
@@ -84,7 +84,7 @@ export class ServiceProcess {
       if (this.#child === child) this.#child = undefined
     })
     return waitFor(`${this.script} to listen`, 30_000, () => {
-      const match = /LISTENING (\d+)/.exec(this.#output)
+      const match = /(?:LISTENING|serving tools on port) (\d+)/.exec(this.#output)
       if (match) return Number(match[1])
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${this.script} exited (${child.exitCode ?? child.signalCode}):\n${this.#output.slice(-3000)}`)
       return undefined
