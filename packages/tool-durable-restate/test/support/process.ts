@@ -34,6 +34,24 @@ export function exited(child: ChildProcess, ms: number): Promise<void> {
   })
 }
 
+/** `kill -9` of `child` (when running); resolves once it is gone. */
+export async function killChild(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGKILL')
+  await exited(child, 10_000)
+}
+
+/** SIGTERM, then SIGKILL after 5 s; resolves once `child` is gone. */
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
+  if (child === undefined || child.exitCode !== null || child.signalCode !== null) return
+  child.kill('SIGTERM')
+  try {
+    await exited(child, 5_000)
+  } catch {
+    await killChild(child)
+  }
+}
+
 const pkg = fileURLToPath(new URL('../../', import.meta.url))
 const repo = fileURLToPath(new URL('../../../../', import.meta.url))
 
@@ -92,24 +110,13 @@ export class ServiceProcess {
   }
 
   /** `kill -9`; resolves once the process is gone. */
-  async kill(): Promise<void> {
-    const child = this.#child
-    if (child === undefined) return
-    child.kill('SIGKILL')
-    await exited(child, 10_000)
+  kill(): Promise<void> {
+    return killChild(this.#child)
   }
 
   /** SIGTERM, then SIGKILL after 5 s. */
-  async stop(): Promise<void> {
-    const child = this.#child
-    if (child === undefined) return
-    child.kill('SIGTERM')
-    try {
-      await exited(child, 5_000)
-    } catch {
-      child.kill('SIGKILL')
-      await exited(child, 5_000)
-    }
+  stop(): Promise<void> {
+    return stopChild(this.#child)
   }
 }
 

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { arch, platform, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { exited, waitFor } from './process'
+import { killChild, stopChild, waitFor } from './process'
 
 const require = createRequire(import.meta.url)
 
@@ -115,25 +115,13 @@ export class RestateServer {
   }
 
   /** `kill -9` of the server process; resolves once it is gone. */
-  async kill(): Promise<void> {
-    const child = this.#child
-    if (child === undefined) return
-    child.kill('SIGKILL')
-    await exited(child, 10_000)
+  kill(): Promise<void> {
+    return killChild(this.#child)
   }
 
   /** Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its temp dir. */
   async stop(): Promise<void> {
-    const child = this.#child
-    if (child !== undefined) {
-      child.kill('SIGTERM')
-      try {
-        await exited(child, 5_000)
-      } catch {
-        child.kill('SIGKILL')
-        await exited(child, 5_000)
-      }
-    }
+    await stopChild(this.#child)
     await rm(this.dir, { recursive: true, force: true })
   }
 
