@@ -1,0 +1,7 @@
+export { restateDurable, assertRuntime, DurableBatchError, DurableCancelledError, DurableStepValueError } from './durable'
+export type { RestateDurable, RestateDurableOptions, PendingApproval } from './durable'
+export { toolBatchService } from './service'
+export type { DurableBatchInput, ToolBatchServiceOptions } from './service'
+export { RestateClient, RestateUnreachableError, RestateHttpError } from './client'
+export type { RestateClientOptions, ApprovalDecision, SentInvocation } from './client'
+export { jsonProblem } from './json-check'
