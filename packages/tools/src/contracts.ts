@@ -401,25 +401,25 @@ export interface ToolExecution {
   signal: AbortSignal
   readonly definition: AnyToolDefinition
   readonly scope: Scope
-  readonly agent?: Agent
-  readonly log?: SessionLog
+  readonly agent?: Agent | undefined
+  readonly log?: SessionLog | undefined
   /** The outer execution for PTC sub-calls. */
-  readonly parent?: ToolExecution
+  readonly parent?: ToolExecution | undefined
   /** The `ctx.tools.execute()` batch this call belongs to (`batch-<n>`); absent for PTC sub-calls (see `parent`). */
-  readonly batchId?: string
+  readonly batchId?: string | undefined
   /**
    * In a durable batch (`ToolBatch.durable`): the call's stable key, `<batch key>/<callId>` (a PTC
    * sub-call's: `<parent call's key>/<sub-call id>`), the same on every retry and every replay of
    * the call, so a body can hand it to a downstream API that deduplicates (a payment's
    * idempotency key). `undefined` outside a durable batch.
    */
-  readonly idempotencyKey?: string
+  readonly idempotencyKey?: string | undefined
   /**
    * In a durable batch: when the call first started (epoch ms), as its journal recorded it, the
    * same on a replay after a restart; the timeout policy measures deadlines from it. `undefined`
    * outside a durable batch and before the call's start was journaled (pre-execute listeners).
    */
-  readonly durableStartedAt?: number
+  readonly durableStartedAt?: number | undefined
   /**
    * Appends model-facing context after this call's result (docs/design.md, "PTC executor": a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed
