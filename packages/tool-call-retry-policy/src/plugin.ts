@@ -1,8 +1,8 @@
 /**
  * The cordis plugin: one `tools/execute` wrapper in the scope the plugin is loaded on.
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { resolveRetryPolicyConfig, type RetryPolicyConfig } from './config'
 import { emitRetry } from './events'
 import { createRetryWrapper } from './wrapper'
@@ -36,6 +36,7 @@ export const RetryPolicy: {
   name: RETRY_POLICY_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config?: RetryPolicyConfig | null): void {
+    assertSupportedCordis(ctx, 'RetryPolicy')
     const resolved = resolveRetryPolicyConfig(config)
     const report = (error: unknown): void => {
       try {

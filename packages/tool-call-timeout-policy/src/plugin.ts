@@ -2,8 +2,8 @@
  * The cordis plugin (docs/design.md, "Timeout policy"): one `tools/execute` wrapper in the scope the plugin is
  * loaded on, disposed with the plugin's fiber.
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context, Plugin } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { TimeoutPolicyConfigSchema, resolveTimeoutPolicyConfig, type TimeoutPolicyConfig } from './config'
 import { emitAbandoned } from './events'
 import { createTimeoutWrapper } from './wrapper'
@@ -41,6 +41,7 @@ export const TimeoutPolicy: {
   inject: ['tools'] as ['tools'],
   Config: TimeoutPolicyConfigSchema,
   apply(ctx: Context, config?: TimeoutPolicyConfig): void {
+    assertSupportedCordis(ctx, 'TimeoutPolicy')
     const resolved = resolveTimeoutPolicyConfig(config)
     const report = (error: unknown): void => {
       try {

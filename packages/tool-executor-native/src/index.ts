@@ -3,7 +3,7 @@
  * provider wire formats (declarations, emissions → raw batch, results → provider messages).
  */
 import type { Context } from 'cordis'
-import { checkConfigObject, showConfigValue } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { PLUGIN_CONFIG_KEYS } from './config-keys'
 import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
@@ -36,6 +36,7 @@ export const NativeExecutor = {
   name: 'dsh-tool-executor-native',
   inject: ['tools'],
   apply(ctx: Context, config?: NativeExecutorPluginConfig | null): void | Promise<void> {
+    assertSupportedCordis(ctx, 'NativeExecutor')
     if (config === null || config === undefined) config = {}
     checkConfigObject('native executor config', config, PLUGIN_CONFIG_KEYS)
     const { warmUp = false, ...executorConfig } = config

@@ -3,8 +3,8 @@
  * generated TypeScript SDK, and programs run in a QuickJS WebAssembly sandbox (docs/design.md,
  * "PTC executor").
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { createPtcExecutor, type PtcExecutorConfig } from './executor'
 
 export * from './executor'
@@ -35,6 +35,7 @@ export const PtcExecutor = {
   name: 'dsh-tool-executor-ptc',
   inject: ['tools'],
   async apply(ctx: Context, config?: PtcExecutorConfig | null): Promise<void> {
+    assertSupportedCordis(ctx, 'PtcExecutor')
     const executor = createPtcExecutor(config ?? undefined)
     ctx.tools.mount(executor)
     if (config?.warmUp !== false) {

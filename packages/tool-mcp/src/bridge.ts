@@ -3,7 +3,7 @@
  * registry, the status API, progress routing, and disposal with the owning fiber.
  */
 import type { Context } from 'cordis'
-import { describeThrown, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { describeThrown, type ToolExecution, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { checkBridgeOptions, resolveBridgeConfig, type McpBridgeConfig, type ResolvedBridgeConfig } from './config'
 import { approvalFor } from './requests'
 import { forwardProgress, type McpProgress, type McpProgressEvent } from './progress'
@@ -145,6 +145,7 @@ export class McpBridge {
  *   function (or an unknown key in `options`).
  */
 export async function createMcpBridge(ctx: Context, config: McpBridgeConfig, options?: McpBridgeOptions): Promise<McpBridge> {
+  assertSupportedCordis(ctx, 'McpPlugin')
   const bridge = new McpBridge(ctx, config, options)
   ctx.effect(() => () => bridge.close(), 'dsh-tool-mcp bridge')
   await bridge.ready

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import { metrics, type Attributes, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api'
-import { typeLabel, unknownOption, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import { typeLabel, unknownOption, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import * as A from './attributes'
 import { TOOL_TRACING_NAME, TOOL_TRACING_VERSION } from './plugin'
 
@@ -134,6 +134,7 @@ export const ToolMetrics: {
   name: TOOL_METRICS_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config: ToolMetricsConfig | null = {}): void {
+    assertSupportedCordis(ctx, 'ToolMetrics')
     config ??= {}
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolMetricsConfigError(`tool metrics config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, METRICS_KEYS)

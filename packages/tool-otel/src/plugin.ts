@@ -3,7 +3,7 @@
  */
 import type { Context } from 'cordis'
 import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import { showConfigValue, typeLabel, unknownOption } from '@deepseek-ai/dsh-tools'
+import { showConfigValue, typeLabel, unknownOption, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { ToolSpans } from './tracing'
 
 /** The plugin's name, also the instrumentation scope name of the default tracer and of `ToolMetrics`' default meter. */
@@ -72,6 +72,7 @@ export const ToolTracing: {
   name: TOOL_TRACING_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config: ToolTracingConfig | null = {}): void {
+    assertSupportedCordis(ctx, 'ToolTracing')
     config ??= {}
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolTracingConfigError(`tool tracing config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, TRACING_KEYS)

@@ -30,6 +30,7 @@ import {
   type ToolResult,
   showConfigValue,
   unknownOption,
+  assertSupportedCordis,
 } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor, type NativeExecutorPluginConfig } from '@deepseek-ai/dsh-tool-executor-native'
 import { MemorySessionLog } from './log'
@@ -217,6 +218,7 @@ function hasMethods(value: unknown, methods: readonly string[]): boolean {
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   checkOptions(options)
   const root = new Context()
+  assertSupportedCordis(root, 'createHarness')
   const fibers: Disposable[] = []
   // Every fiber is disposed even when one throws; the first error is rethrown at the end.
   const disposeAll = async (): Promise<void> => {
