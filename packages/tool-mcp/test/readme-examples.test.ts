@@ -4,8 +4,13 @@
  * from the repository root with a bounded wait, prints the lines its comments show and exits 0 by
  * itself, leaving no stdio server behind.
  */
-import { readFileSync } from 'node:fs'
-import { expect, test } from 'vitest'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Context } from 'cordis'
+import { expect, test, vi } from 'vitest'
+import { ToolRegistry } from '@deepseek-ai/dsh-tools'
+import { NativeExecutor } from '@deepseek-ai/dsh-tool-executor-native'
 import { runExample } from '../../../scripts/run-example'
 
 const source = readFileSync(new URL('../examples/basic.ts', import.meta.url), 'utf8')
@@ -26,3 +31,27 @@ test('examples/basic.ts prints what its comments say and exits by itself', async
   expect({ timedOut: run.timedOut, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ timedOut: false, code: 0, stdout: expected.map((line) => `${line}\n`).join(''), stderr: '' })
   for (const line of expected) expect(source).toContain(`\n// ${line}\n`)
 }, 90_000) // tsx start-up and a stdio server: seconds on an idle machine, more on a loaded one
+
+test('the plugin example (examples/plugin.ts, the second README block): awaiting mounts the tools, disposing the fiber removes them and stops the server', async () => {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
+  expect(readme).toContain(`\`\`\`ts\n${readFileSync(new URL('../examples/plugin.ts', import.meta.url), 'utf8')}\`\`\``)
+  const { mountMemory } = await import('../examples/plugin')
+  const printed: string[] = []
+  const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.join(' ')))
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-mcp-readme-'))
+  const ctx = new Context()
+  try {
+    await ctx.plugin(ToolRegistry)
+    await ctx.plugin(NativeExecutor, {})
+    const fiber = mountMemory(ctx, join(dir, 'memory.jsonl'))
+    await fiber
+    expect(ctx.tools.schemas().map((s) => s.name)).toContain('memory__read_graph')
+    await fiber.dispose()
+    expect(ctx.tools.schemas()).toEqual([])
+    expect(printed).toEqual(['MCP server memory: connecting', 'MCP server memory: ready', 'MCP server memory: closed'])
+  } finally {
+    log.mockRestore()
+    await ctx.fiber.dispose()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 60_000)
