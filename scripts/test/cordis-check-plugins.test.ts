@@ -57,7 +57,7 @@ test.each(plugins)('%s refuses a cordis 3 context at plugin start, naming the ra
 
 test('the entries that take a context refuse a cordis 3 one too', async () => {
   const { ctx } = cordis3()
-  await expect(createMcpBridge(ctx as never, { servers: [] })).rejects.toThrow(expected('McpPlugin'))
+  await expect(createMcpBridge(ctx as never, { servers: [] })).rejects.toThrow(expected('createMcpBridge'))
   expect(() => createMcpToolServer(ctx as never)).toThrow(expected('createMcpToolServer'))
 })
 

@@ -22,6 +22,9 @@ export const RETRY_POLICY_NAME = 'dsh-tool-call-retry-policy'
  * - timeout loaded **before** retry → the timeout is **one budget for all attempts and waits**:
  *   when it fires during a wait, the wait ends and the call settles as `TOOL_TIMEOUT`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws RetryPolicyConfigError on start (the `await ctx.plugin(...)` rejects) for a bad field.
  *
  * @example

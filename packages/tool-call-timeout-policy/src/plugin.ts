@@ -22,6 +22,9 @@ export const TIMEOUT_POLICY_NAME = 'dsh-tool-call-timeout-policy'
  *
  * Requires the `tools` service (`inject: ['tools']`): it starts once the registry is mounted.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws on start (the `await ctx.plugin(...)` rejects) for an invalid config: cordis's
  *   `ValidationError` from {@link TimeoutPolicyConfigSchema}, listing each bad field (JSON
  *   pointer) and what was expected; a direct `apply` call throws `TimeoutPolicyConfigError`.

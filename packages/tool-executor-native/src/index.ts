@@ -30,6 +30,9 @@ export interface NativeExecutorPluginConfig extends NativeExecutorConfig {
  * maxParallelCalls, onDispose, warmUp; did you mean "warmUp"?)`; a config that is not an object —
  * no config or `null` means the defaults), and with a `ToolRegistrationError` when that scope already has an executor.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
  */
 export const NativeExecutor = {

@@ -29,6 +29,9 @@ export * from './strip'
  * when that scope already has an executor. It waits for the runtime's warm-up, then the
  * registry pipeline's (`ToolPipeline.warmUp`), unless `warmUp: false`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example ctx.plugin(PtcExecutor, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } })
  */
 export const PtcExecutor = {

@@ -63,6 +63,9 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 /**
  * Creates the server for the tools visible in `ctx`'s scope.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws RangeError for a bad option (naming it, see `resolveOptions`).
  */
 export function createMcpToolServer(ctx: Context, options?: McpToolServerOptions): McpToolServer {

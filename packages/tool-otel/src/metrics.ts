@@ -118,6 +118,9 @@ export class ToolDurations {
  * and `tools/result` (records the duration), through {@link ToolDurations}. Requires the `tools`
  * service. Works with or without `ToolTracing`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws ToolMetricsConfigError at start for a `meter`, `meterProvider` or `now` of the wrong
  *   kind, a config that is not an object (no config or `null` means the defaults) or an unknown
  *   key (`tool metrics config: /meterprovider is not a known option (expected meter,

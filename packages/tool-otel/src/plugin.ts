@@ -55,6 +55,9 @@ const TRACING_KEYS = ['tracer', 'tracerProvider', 'captureContent', 'maxCaptureC
  * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
  * `tools/result` (closes call spans). Requires the `tools` service.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws ToolTracingConfigError at start for a `tracer` without `startSpan`, a `tracerProvider`
  *   without `getTracer`, a non-boolean `captureContent`, a `maxCaptureChars` that is not a
  *   positive integer, a config that is not an object (no config

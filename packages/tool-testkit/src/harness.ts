@@ -209,6 +209,9 @@ function hasMethods(value: unknown, methods: readonly string[]): boolean {
  * (`tools config: …`, `native executor config: …`). `null` for `registry`, `native` or
  * `executor` means the default.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example
  * const h = await createHarness({ native: { maxParallelCalls: 2 } })
  * h.ctx.tools.register(echoTool())
