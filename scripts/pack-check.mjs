@@ -20,7 +20,10 @@
 //      Bundler with TypeScript 7 too (TYPESCRIPT_7, what `npm i -D typescript` installs now);
 // and in a second empty project that already depends on cordis 3:
 //   7. npm refuses to install the tarballs (ERESOLVE naming cordis) instead of adding a second,
-//      silent copy of cordis.
+//      silent copy of cordis;
+// and in a third, where the tarball and cordis 3 are installed together (what `npm i … cordis`
+// without a version does while cordis 3 is `latest`; here with --legacy-peer-deps):
+//   8. the registry refuses to start with the CordisVersionError naming 3.18.1.
 // Options: --skip-build (use the existing dist/), --keep (leave the temp projects and print them),
 // --rules-only (step 1 only: a second's check of a new package's manifest and README).
 // Exits non-zero with the failing step's output.
@@ -236,6 +239,25 @@ step('npm refuses cordis 3', () => {
     fail('npm installed the packages next to cordis 3 (expected ERESOLVE naming the cordis peer range)', output)
   }
   return 'ERESOLVE: could not resolve … peer cordis@"' + CORDIS_PEER_RANGE + '"'
+})
+
+step('a cordis 3 install fails at plugin start, naming the version', () => {
+  // The layout `npm i <the packages> cordis` (no version) gives while the registry's latest is
+  // cordis 3 (npm only warns then), made deterministic: cordis 3.18.1 with --legacy-peer-deps, the
+  // same layout. The registry must refuse to start, naming the version.
+  const loose = join(work, 'cordis3-installed')
+  mkdirSync(loose)
+  writeFileSync(join(loose, 'package.json'), `${JSON.stringify({ name: 'dsh-pack-check-cordis3-installed', private: true, type: 'module' }, null, 2)}\n`)
+  const tools = packages.find((p) => p.name === '@deepseek-ai/dsh-tools')
+  run('npm', ['install', ...npmFlags, '--legacy-peer-deps', join(tarballs, tools.tarball), 'cordis@3.18.1'], loose)
+  writeFileSync(
+    join(loose, 'main.mjs'),
+    "import { Context } from 'cordis'\nimport { ToolRegistry } from '@deepseek-ai/dsh-tools'\nconst ctx = new Context()\nctx.on('internal/error', (e) => console.log(`${e.name} ${e.code}: ${e.message}`))\nawait ctx.plugin(ToolRegistry)\nawait new Promise((r) => setTimeout(r, 50))\nconsole.log(typeof ctx.tools)\n",
+  )
+  const { output } = run(process.execPath, ['main.mjs'], loose)
+  const expected = `CordisVersionError UNSUPPORTED_CORDIS: ToolRegistry needs cordis ${CORDIS_PEER_RANGE}, found cordis 3.18.1. Install a supported version: npm i cordis@4.0.0-rc.10`
+  if (!output.includes(`${expected}\nundefined\n`)) fail(`expected "${expected}" at plugin start`, output)
+  return 'CordisVersionError: ToolRegistry needs cordis … found cordis 3.18.1'
 })
 
 console.log(`pack:check ok: ${packages.length} packages in ${((Date.now() - started) / 1000).toFixed(0)} s`)

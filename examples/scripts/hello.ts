@@ -23,3 +23,6 @@ const results = await ctx.tools.execute({
 for (const r of results) console.log(r.callId, r.isError ? r.error.info.code : r.value)
 // c1 5
 // c2 INVALID_ARGS
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

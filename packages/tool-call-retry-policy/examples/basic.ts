@@ -36,3 +36,6 @@ const [result] = await ctx.tools.execute({
 })
 console.log(result?.content) // [{ type: 'text', text: 'Lisbon: 21°C, clear' }]
 console.log(result?.meta?.annotations?.retry) // { attempts: 2, delaysMs: [ <0–50> ], errors: [ 'ECONNRESET' ] }
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

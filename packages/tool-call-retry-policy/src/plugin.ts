@@ -1,8 +1,8 @@
 /**
  * The cordis plugin: one `tools/execute` wrapper in the scope the plugin is loaded on.
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { resolveRetryPolicyConfig, type RetryPolicyConfig } from './config'
 import { emitRetry } from './events'
 import { createRetryWrapper } from './wrapper'
@@ -22,6 +22,9 @@ export const RETRY_POLICY_NAME = 'dsh-tool-call-retry-policy'
  * - timeout loaded **before** retry → the timeout is **one budget for all attempts and waits**:
  *   when it fires during a wait, the wait ends and the call settles as `TOOL_TIMEOUT`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws RetryPolicyConfigError on start (the `await ctx.plugin(...)` rejects) for a bad field.
  *
  * @example
@@ -36,6 +39,7 @@ export const RetryPolicy: {
   name: RETRY_POLICY_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config?: RetryPolicyConfig | null): void {
+    assertSupportedCordis(ctx, 'RetryPolicy')
     const resolved = resolveRetryPolicyConfig(config)
     const report = (error: unknown): void => {
       try {

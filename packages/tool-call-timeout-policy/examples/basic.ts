@@ -50,3 +50,6 @@ const [result] = await ctx.tools.execute({
 // → Error: tool call timed out after 200ms  (error.info.code === 'TOOL_TIMEOUT')
 console.log(result?.content, result?.isError === true ? result.error.info.code : 'ok')
 console.log(timeoutStats.snapshot()) // { timedOut: 1, abandoned: 0, abandonedRunning: 0 }
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

@@ -2,7 +2,7 @@
  * The timeout policy's configuration: its shape, its validation, and the Standard Schema that
  * lets cordis reject a bad config before the plugin starts (docs/design.md, "Timeout policy").
  */
-import { MAX_TIMER_MS, showConfigValue, unknownOptions } from '@deepseek-ai/dsh-tools'
+import { MAX_TIMER_MS, cordisCalledConfig, showConfigValue, unknownOptions } from '@deepseek-ai/dsh-tools'
 
 /** Grace a signal-ignoring body gets after its signal fired when `hardLimit: true` is given (1,000 ms). */
 export const DEFAULT_GRACE_MS = 1_000
@@ -166,9 +166,14 @@ export interface TimeoutPolicyConfigValidator {
 /**
  * The configuration as a Standard Schema v1 validator (the plugin's `Config`): cordis runs it
  * before `apply`, so a bad value fails plugin start with a `ValidationError` whose message
- * lists each issue with its field. The validated value passes through unchanged.
+ * lists each issue with its field. The validated value passes through unchanged. Calling it
+ * as a function (what cordis 3 does with `Config`) throws the `CordisVersionError` of
+ * `cordisCalledConfig` from `@deepseek-ai/dsh-tools`.
  */
-export const TimeoutPolicyConfigSchema: TimeoutPolicyConfigValidator = Object.freeze({
+export const TimeoutPolicyConfigSchema: TimeoutPolicyConfigValidator = Object.freeze(Object.assign(function TimeoutPolicyConfig(): never {
+  // Only cordis 3 calls `Config` (cordis 4 reads `~standard`): name the version, not `schema is not a function`.
+  throw cordisCalledConfig('TimeoutPolicy')
+}, {
   '~standard': Object.freeze({
     version: 1 as const,
     vendor: 'dsh-tool-call-timeout-policy',
@@ -178,4 +183,4 @@ export const TimeoutPolicyConfigSchema: TimeoutPolicyConfigValidator = Object.fr
       return { value: value as TimeoutPolicyConfig | undefined }
     },
   }),
-})
+}))

@@ -2,8 +2,8 @@
  * The cordis plugin (docs/design.md, "Timeout policy"): one `tools/execute` wrapper in the scope the plugin is
  * loaded on, disposed with the plugin's fiber.
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context, Plugin } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { TimeoutPolicyConfigSchema, resolveTimeoutPolicyConfig, type TimeoutPolicyConfig } from './config'
 import { emitAbandoned } from './events'
 import { createTimeoutWrapper } from './wrapper'
@@ -21,6 +21,9 @@ export const TIMEOUT_POLICY_NAME = 'dsh-tool-call-timeout-policy'
  * running keep their deadline until they settle.
  *
  * Requires the `tools` service (`inject: ['tools']`): it starts once the registry is mounted.
+ *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
  *
  * @throws on start (the `await ctx.plugin(...)` rejects) for an invalid config: cordis's
  *   `ValidationError` from {@link TimeoutPolicyConfigSchema}, listing each bad field (JSON
@@ -41,6 +44,7 @@ export const TimeoutPolicy: {
   inject: ['tools'] as ['tools'],
   Config: TimeoutPolicyConfigSchema,
   apply(ctx: Context, config?: TimeoutPolicyConfig): void {
+    assertSupportedCordis(ctx, 'TimeoutPolicy')
     const resolved = resolveTimeoutPolicyConfig(config)
     const report = (error: unknown): void => {
       try {

@@ -46,4 +46,6 @@ console.log(result?.content)
 //   "count": 3,
 //   "total": 300.6
 // }
+// Stop: the context first (its plugins), then the runtime (its Pyodide workers); the program then exits.
+await ctx.fiber.dispose()
 runtime.dispose()

@@ -3,7 +3,7 @@
  * provider wire formats (declarations, emissions → raw batch, results → provider messages).
  */
 import type { Context } from 'cordis'
-import { checkConfigObject, showConfigValue } from '@deepseek-ai/dsh-tools'
+import { checkConfigObject, showConfigValue, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { PLUGIN_CONFIG_KEYS } from './config-keys'
 import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
@@ -30,12 +30,16 @@ export interface NativeExecutorPluginConfig extends NativeExecutorConfig {
  * maxParallelCalls, onDispose, warmUp; did you mean "warmUp"?)`; a config that is not an object —
  * no config or `null` means the defaults), and with a `ToolRegistrationError` when that scope already has an executor.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example ctx.plugin(NativeExecutor, { maxParallelCalls: 4 })
  */
 export const NativeExecutor = {
   name: 'dsh-tool-executor-native',
   inject: ['tools'],
   apply(ctx: Context, config?: NativeExecutorPluginConfig | null): void | Promise<void> {
+    assertSupportedCordis(ctx, 'NativeExecutor')
     if (config === null || config === undefined) config = {}
     checkConfigObject('native executor config', config, PLUGIN_CONFIG_KEYS)
     const { warmUp = false, ...executorConfig } = config

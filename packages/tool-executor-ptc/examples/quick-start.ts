@@ -43,3 +43,6 @@ console.log(result?.content)
 //   "count": 3,
 //   "total": 300.6
 // }
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

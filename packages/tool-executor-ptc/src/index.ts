@@ -3,8 +3,8 @@
  * generated TypeScript SDK, and programs run in a QuickJS WebAssembly sandbox (docs/design.md,
  * "PTC executor").
  */
+import { assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { Context } from 'cordis'
-import '@deepseek-ai/dsh-tools'
 import { createPtcExecutor, type PtcExecutorConfig } from './executor'
 
 export * from './executor'
@@ -31,12 +31,16 @@ export * from './strip'
  * when that scope already has an executor. It waits for the runtime's warm-up, then the
  * registry pipeline's (`ToolPipeline.warmUp`), unless `warmUp: false`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example ctx.plugin(PtcExecutor, { maxParallelSubCalls: 10, limits: { wallMs: 30_000 } })
  */
 export const PtcExecutor = {
   name: 'dsh-tool-executor-ptc',
   inject: ['tools'],
   async apply(ctx: Context, config?: PtcExecutorConfig | null): Promise<void> {
+    assertSupportedCordis(ctx, 'PtcExecutor')
     const executor = createPtcExecutor(config ?? undefined)
     ctx.tools.mount(executor)
     if (config?.warmUp !== false) {

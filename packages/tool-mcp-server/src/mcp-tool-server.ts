@@ -9,7 +9,7 @@ import type { Context } from 'cordis'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { createRequestStateCodec, type Server } from '@modelcontextprotocol/server'
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio'
-import { isWithin, scopeOf, type ToolChange } from '@deepseek-ai/dsh-tools'
+import { isWithin, scopeOf, type ToolChange, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import type { SignedState } from './call-run'
 import { createHttpEndpoint, type HttpEndpoint, type HttpServeOptions } from './http'
 import { LOCALHOST_NAMES } from './http-guard'
@@ -63,9 +63,13 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]'])
 /**
  * Creates the server for the tools visible in `ctx`'s scope.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws RangeError for a bad option (naming it, see `resolveOptions`).
  */
 export function createMcpToolServer(ctx: Context, options?: McpToolServerOptions): McpToolServer {
+  assertSupportedCordis(ctx, 'createMcpToolServer')
   const resolved = resolveOptions(options)
   const logger = ctx.logger(MCP_SERVER_LOGGER)
   const sc: ServeContext = {

@@ -3,7 +3,7 @@
  * registry, the status API, progress routing, and disposal with the owning fiber.
  */
 import type { Context } from 'cordis'
-import { describeThrown, type ToolExecution } from '@deepseek-ai/dsh-tools'
+import { describeThrown, type ToolExecution, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { checkBridgeOptions, resolveBridgeConfig, type McpBridgeConfig, type ResolvedBridgeConfig } from './config'
 import { approvalFor } from './requests'
 import { forwardProgress, type McpProgress, type McpProgressEvent } from './progress'
@@ -141,10 +141,14 @@ export class McpBridge {
  * A server that fails to start is reported (`status()`, `mcp/status`, the logger) and retried
  * if configured; it never makes this reject.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws McpConfigError for an invalid config, or an `onProgress` / `onStatus` that is not a
  *   function (or an unknown key in `options`).
  */
 export async function createMcpBridge(ctx: Context, config: McpBridgeConfig, options?: McpBridgeOptions): Promise<McpBridge> {
+  assertSupportedCordis(ctx, 'createMcpBridge')
   const bridge = new McpBridge(ctx, config, options)
   ctx.effect(() => () => bridge.close(), 'dsh-tool-mcp bridge')
   await bridge.ready
@@ -161,6 +165,8 @@ export interface McpPluginConfig extends McpBridgeConfig, McpBridgeOptions {}
  * {@link createMcpBridge} instead when you need the status API object. Plugin start fails with
  * {@link McpConfigError} for an invalid config; a server that cannot connect does not fail it
  * (see `createMcpBridge`).
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
  */
 export const McpPlugin: {
   readonly name: typeof MCP_BRIDGE_NAME
@@ -170,6 +176,7 @@ export const McpPlugin: {
   name: MCP_BRIDGE_NAME,
   inject: ['tools'] as ['tools'],
   async apply(ctx: Context, config: McpPluginConfig): Promise<void> {
+    assertSupportedCordis(ctx, 'McpPlugin')
     await createMcpBridge(ctx, config, config)
   },
 })

@@ -34,3 +34,6 @@ for (const span of exporter.getFinishedSpans()) {
 // execute_tool add c1
 // execute_tool add c2 INVALID_ARGS
 // execute_tools          (the batch span, parent of both)
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'cordis'
 import { metrics, type Attributes, type Histogram, type Meter, type MeterProvider } from '@opentelemetry/api'
-import { typeLabel, unknownOption, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import { typeLabel, unknownOption, type PolicyDecision, type ToolExecution, type ToolResult, type ToolResultEvent, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import * as A from './attributes'
 import { TOOL_TRACING_NAME, TOOL_TRACING_VERSION } from './plugin'
 
@@ -118,6 +118,9 @@ export class ToolDurations {
  * and `tools/result` (records the duration), through {@link ToolDurations}. Requires the `tools`
  * service. Works with or without `ToolTracing`.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws ToolMetricsConfigError at start for a `meter`, `meterProvider` or `now` of the wrong
  *   kind, a config that is not an object (no config or `null` means the defaults) or an unknown
  *   key (`tool metrics config: /meterprovider is not a known option (expected meter,
@@ -134,6 +137,7 @@ export const ToolMetrics: {
   name: TOOL_METRICS_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config: ToolMetricsConfig | null = {}): void {
+    assertSupportedCordis(ctx, 'ToolMetrics')
     config ??= {}
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolMetricsConfigError(`tool metrics config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, METRICS_KEYS)

@@ -3,7 +3,7 @@
  */
 import type { Context } from 'cordis'
 import { trace, type Tracer, type TracerProvider } from '@opentelemetry/api'
-import { showConfigValue, typeLabel, unknownOption } from '@deepseek-ai/dsh-tools'
+import { showConfigValue, typeLabel, unknownOption, assertSupportedCordis } from '@deepseek-ai/dsh-tools'
 import { ToolSpans } from './tracing'
 
 /** The plugin's name, also the instrumentation scope name of the default tracer and of `ToolMetrics`' default meter. */
@@ -55,6 +55,9 @@ const TRACING_KEYS = ['tracer', 'tracerProvider', 'captureContent', 'maxCaptureC
  * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
  * `tools/result` (closes call spans). Requires the `tools` service.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @throws ToolTracingConfigError at start for a `tracer` without `startSpan`, a `tracerProvider`
  *   without `getTracer`, a non-boolean `captureContent`, a `maxCaptureChars` that is not a
  *   positive integer, a config that is not an object (no config
@@ -72,6 +75,7 @@ export const ToolTracing: {
   name: TOOL_TRACING_NAME,
   inject: ['tools'] as ['tools'],
   apply(ctx: Context, config: ToolTracingConfig | null = {}): void {
+    assertSupportedCordis(ctx, 'ToolTracing')
     config ??= {}
     if (typeof config !== 'object' || Array.isArray(config)) throw new ToolTracingConfigError(`tool tracing config: must be an object, got ${typeLabel(config)}`)
     const unknown = unknownOption(config, TRACING_KEYS)

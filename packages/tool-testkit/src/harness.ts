@@ -30,6 +30,7 @@ import {
   type ToolResult,
   showConfigValue,
   unknownOption,
+  assertSupportedCordis,
 } from '@deepseek-ai/dsh-tools'
 import { NativeExecutor, type NativeExecutorPluginConfig } from '@deepseek-ai/dsh-tool-executor-native'
 import { MemorySessionLog } from './log'
@@ -208,6 +209,9 @@ function hasMethods(value: unknown, methods: readonly string[]): boolean {
  * (`tools config: …`, `native executor config: …`). `null` for `registry`, `native` or
  * `executor` means the default.
  *
+ * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
+ * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
+ *
  * @example
  * const h = await createHarness({ native: { maxParallelCalls: 2 } })
  * h.ctx.tools.register(echoTool())
@@ -217,6 +221,7 @@ function hasMethods(value: unknown, methods: readonly string[]): boolean {
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   checkOptions(options)
   const root = new Context()
+  assertSupportedCordis(root, 'createHarness')
   const fibers: Disposable[] = []
   // Every fiber is disposed even when one throws; the first error is rethrown at the end.
   const disposeAll = async (): Promise<void> => {

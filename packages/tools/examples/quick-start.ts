@@ -40,3 +40,6 @@ for (const r of results) console.log(r.callId, `${r.isError ? r.error.info.code 
 // call_1 ok: <the first line of /etc/hostname>   (TOOL_FAILED: Error: ENOENT: … where there is none)
 // call_2 INVALID_ARGS: Error: Invalid arguments for tool "read_file": /path: must be string (got number)
 // call_3 UNKNOWN_TOOL: Error: Unknown tool "read_fiel". Available tools: read_file
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx; the program then exits.
+await ctx.fiber.dispose()

@@ -29,3 +29,7 @@ const results = await ctx.tools.execute({
 console.log(results.map((r) => r.content))
 // [[{ type: 'text', text: 'Paris: 20°' }],
 //  [{ type: 'text', text: 'Error: Invalid arguments for tool "get_weather": /unit: must be one of "celsius", "fahrenheit"' }]]
+
+// Stop: disposing the root fiber stops every plugin loaded on ctx (this executor drains its running
+// batches first: onDispose 'drain'); the program then exits.
+await ctx.fiber.dispose()

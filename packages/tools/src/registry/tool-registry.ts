@@ -18,6 +18,7 @@ import type {
 } from '../contracts'
 import type { ExecutorBatch, ExecutorDescription, ResolvedToolSet, RunnerOptions, ToolBatch, ToolExecutor, ToolPipeline, CallRunner } from '../executor'
 import type { ToolBatchEvent, ToolChange, ToolEvents } from '../events'
+import { assertSupportedCordis } from '../cordis-check'
 import { NoExecutorError, ToolActivationError, ToolRegistrationError, typeLabel } from '../errors'
 import { FoundTool } from '../found-tool'
 import { createRunner } from '../batch'
@@ -93,7 +94,9 @@ function checkDecisions(decisions: unknown, payload: StatePayload): Readonly<Rec
  * (`NO_EXECUTOR`) while no executor is mounted for the scope. Tool, policy and argument
  * failures never reject: they are results. Construction (plugin start) throws a `RangeError`
  * (`tools config: <field> must be …, got …`) for an invalid {@link ToolRegistryConfig} field,
- * and for an unknown key (`tools config: /<key> is not a known option (expected …)`).
+ * and for an unknown key (`tools config: /<key> is not a known option (expected …)`), and a
+ * `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis `>=4.0.0-rc.10 <5`
+ * ({@link assertSupportedCordis}).
  */
 export class ToolRegistry extends Service {
   /** The root context the service was created on (the tracked `ctx` is the caller's). */
@@ -117,6 +120,8 @@ export class ToolRegistry extends Service {
   protected readonly _groupHost: GroupHost
 
   constructor(ctx: Context, config?: ToolRegistryConfig) {
+    // Before cordis' `Service` constructor: under cordis 3 it would run and leave `ctx.tools` unset.
+    assertSupportedCordis(ctx, 'ToolRegistry')
     super(ctx, 'tools')
     // Methods reached through cordis' per-caller proxy (`ctx.tools.x`) run with the proxy as
     // `this`, whose `ctx` is the caller's context. Without `noShadow` (what cordis' own services
