@@ -35,3 +35,4 @@ const [result] = await ctx.tools.execute({
 })
 console.log(result?.content) // [{ type: 'text', text: '3 issues match "timeout"' }]
 console.log(result?.meta?.annotations?.retry) // { attempts: 2, delaysMs: [ 1000 ], errors: [ 'TOOL_FAILED' ] }
+await ctx.fiber.dispose()

@@ -40,5 +40,6 @@ for (const scope of resourceMetrics.scopeMetrics) {
     }
   }
 }
+await ctx.fiber.dispose()
 // gen_ai.execute_tool.duration add ok 1
 // gen_ai.execute_tool.duration add INVALID_ARGS 1

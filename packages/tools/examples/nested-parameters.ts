@@ -58,6 +58,7 @@ const results = await ctx.tools.execute({
   signal: AbortSignal.timeout(30_000),
 })
 for (const r of results) console.log(r.callId, r.content)
+await ctx.fiber.dispose()
 // c1 [ { type: 'text', text: 'Opened issue #42' } ]
 // c2 → INVALID_ARGS, every violation with its JSON pointer:
 // Error: Invalid arguments for tool "create_issue": /assignee/login: is required;

@@ -48,4 +48,5 @@ await ctx.tools.execute({
     { callId: 'b', name: 'delete_file', arguments: '{"path":"/etc/passwd"}' },
   ],
 })
+await ctx.fiber.dispose()
 // a → ok (approved, content redacted); b → Error: system files are protected

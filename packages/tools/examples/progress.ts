@@ -28,6 +28,7 @@ ctx.on('tools/progress', ({ callId, tool, progress, total, message }) => {
 })
 
 await ctx.tools.execute({ calls: [{ callId: 'c1', name: 'index_files', arguments: '{"paths":["a.ts","b.ts","c.ts"]}' }] })
+await ctx.fiber.dispose()
 // c1 index_files: 0/3 indexing a.ts   (the first update goes out at once; later ones within
 //                                      250 ms coalesce to the latest, flushed before the result)
 // c1 index_files: 2/3 indexing c.ts

@@ -38,3 +38,4 @@ const [ok, bad] = await ctx.tools.execute({
 })
 console.log(ok?.content) // [{ type: 'text', text: '/tmp (depth 1)' }]
 console.log(bad?.content) // Error: Invalid arguments for tool "list_dir": /depth: Too big: expected number to be <=5
+await ctx.fiber.dispose()

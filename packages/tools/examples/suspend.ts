@@ -29,3 +29,4 @@ console.log(resumed.status, resumed.results.map((r) => r?.content[0]))
 // complete [{"type":"text","text":"deleted /tmp/a"}]
 await ctx.tools.resume({ state: saved, suspension }).catch((error: Error) => console.log(error.message))
 // STATE_REPLAYED: state <id> was resumed before; resume the state that resume returned (at /payload/stateId)
+await ctx.fiber.dispose()
