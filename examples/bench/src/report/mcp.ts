@@ -53,10 +53,3 @@ export function spliceMcpSection(doc: string, section: string): string {
   const at = doc.indexOf('## Optimisations')
   return at === -1 ? `${doc.trimEnd()}\n\n${section}\n` : `${doc.slice(0, at)}${section}\n\n${doc.slice(at)}`
 }
-
-/** The MCP section already in `doc` (markers included), or `undefined`. */
-export function existingMcpSection(doc: string): string | undefined {
-  const start = doc.indexOf(MCP_START)
-  const end = doc.indexOf(MCP_END)
-  return start !== -1 && end > start ? doc.slice(start, end + MCP_END.length) : undefined
-}
