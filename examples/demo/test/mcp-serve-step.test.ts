@@ -19,8 +19,8 @@ test('the serving step reads, is denied a write and refuses a bad argument on th
     const printed = log.mock.calls.map((c) => String(c[0])).join('\n')
     expect(printed).toMatch(/served at http:\/\/127\.0\.0\.1:\d+\/mcp; 8 tools listed/)
     expect(printed).toContain('  │ # Policies')
-    expect(printed).toContain('  │ Error: Error: the demo workspace is read-only')
-    expect(printed).toContain('  │ Error: Error: Invalid arguments for tool "read_text_file": /path: is required')
+    expect(printed).toContain('  │ Error: the demo workspace is read-only')
+    expect(printed).toContain('  │ Error: Invalid arguments for tool "read_text_file": /path: is required')
     expect(printed.split('\n').filter((line) => line.length > 100)).toEqual([])
   } finally {
     log.mockRestore()

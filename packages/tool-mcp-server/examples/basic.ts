@@ -41,6 +41,6 @@ const results = await client.tools.execute({
 })
 for (const r of results) console.log(r.callId, r.isError ? r.error.message : JSON.stringify(r.value))
 // a {"words":6}
-// b Error: Tool "delete_file" was not approved by the MCP client's user
+// b Tool "delete_file" was not approved by the MCP client's user
 await bridge.close()
 await server.close()

@@ -94,11 +94,11 @@ describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
   })
 
   test('a denial by a server policy is an error result with the policy text', async () => {
-    expect(failure(await call('srv__format_disk'))).toEqual({ code: 'MCP_TOOL_ERROR', message: 'Error: Formatting disks is not allowed here' })
+    expect(failure(await call('srv__format_disk'))).toEqual({ code: 'MCP_TOOL_ERROR', message: 'Formatting disks is not allowed here' })
   })
 
   test("a deadline of the server's timeout policy is an error result", async () => {
-    expect(failure(await call('srv__slow'))).toEqual({ code: 'MCP_TOOL_ERROR', message: 'Error: tool call timed out after 100ms' })
+    expect(failure(await call('srv__slow'))).toEqual({ code: 'MCP_TOOL_ERROR', message: 'tool call timed out after 100ms' })
     expect(serverResults.filter((r) => r.name === 'slow')).toEqual([{ name: 'slow', code: 'TOOL_TIMEOUT' }])
   })
 
@@ -106,7 +106,7 @@ describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
     // The bridge declares elicitation and hands the request to the app's ApprovalService; with none, it declines.
     expect(failure(await call('srv__remove', { path: 'a.txt' }))).toEqual({
       code: 'MCP_TOOL_ERROR',
-      message: `Error: Tool "remove" was not approved by the MCP client's user`,
+      message: `Tool "remove" was not approved by the MCP client's user`,
     })
   })
 

@@ -78,7 +78,7 @@ describe('the bridge over stdio', () => {
       const [r] = await client.tools.execute({ calls: [{ callId: 'c1', name: 'calc__add', arguments: '{"a":2,"b":40}' }] })
       expect(r).toMatchObject({ isError: false, value: { sum: 42 }, content: [{ type: 'text', text: '2 + 40 = 42' }] })
       const [bad] = await client.tools.execute({ calls: [{ callId: 'c2', name: 'calc__add', arguments: '{"a":"x","b":1}' }] })
-      expect(bad!.isError && bad!.error.message).toBe('Error: Invalid arguments for tool "add": /a: must be number (got string)')
+      expect(bad!.isError && bad!.error.message).toBe('Invalid arguments for tool "add": /a: must be number (got string)')
     } finally {
       await bridge.close()
     }

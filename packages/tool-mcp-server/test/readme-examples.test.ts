@@ -20,6 +20,6 @@ test('examples/basic.ts is the README block verbatim and prints what its comment
   await import(/* @vite-ignore */ new URL('../examples/basic.ts', import.meta.url).href)
   expect(printed).toEqual([
     ['a', '{"words":6}'],
-    ['b', `Error: Tool "delete_file" was not approved by the MCP client's user`],
+    ['b', `Tool "delete_file" was not approved by the MCP client's user`],
   ])
 })

@@ -173,6 +173,20 @@ export function errorContent(message: string): readonly ContentBlock[] {
 }
 
 /**
+ * `message` without the `Error: ` prefixes it already carries (`Error: Error: x` → `x`), so a
+ * failure's content, which is `Error: <message>`, never repeats it: a body that throws
+ * `String(err)`, a policy reason written as `Error: …`, an MCP server's (or another dsh
+ * server's) error text that is already `Error: …`. A message that is nothing but the prefix is
+ * kept. Pure.
+ */
+export function withoutErrorPrefix(message: string): string {
+  if (!message.startsWith('Error: ')) return message
+  let rest = message
+  while (rest.startsWith('Error: ')) rest = rest.slice('Error: '.length)
+  return rest.trim() === '' ? message : rest
+}
+
+/**
  * A readable message for any thrown value (bug case B17): strings verbatim, `Error` → its
  * message (or its name when the message is empty), objects through safe serialisation keeping
  * `code` and `message`, `null`/`undefined` named, cycles handled. Never throws.

@@ -4,7 +4,7 @@
  * problem or an unexpected value is described.
  */
 import type { ToolErrorCode, ToolErrorInfo } from '../contracts'
-import { errorContent, typeLabel, messages } from '../errors'
+import { errorContent, typeLabel, messages, withoutErrorPrefix } from '../errors'
 import type { JsonProblem } from '../json'
 import { capMessage, capPointer } from '../limits'
 import type { Draft, RunContext } from './types'
@@ -15,12 +15,13 @@ export function fail(code: ToolErrorCode, message: string, name = 'ToolError', r
 }
 
 /**
- * Every failure message is capped here, so `error.message` and the content agree: at
+ * Every failure message is capped here (after dropping an `Error: ` prefix it already has, so the
+ * content never reads `Error: Error: …`), so `error.message` and the content agree: at
  * `MAX_ERROR_MESSAGE_CHARS` for the pipeline's own texts and policy texts, at `max` for a
  * thrown error's message (see {@link thrownCap}).
  */
 export function failFromInfo(message: string, info: ToolErrorInfo, max?: number): Draft {
-  const capped = capMessage(message, max)
+  const capped = capMessage(withoutErrorPrefix(message), max)
   return { isError: true, failure: { message: capped, info }, content: errorContent(capped) }
 }
 
