@@ -42,6 +42,8 @@ export const OPERATION_EXECUTE_TOOL = 'execute_tool'
 export const BATCH_SPAN_NAME = 'execute_tools'
 /** The name of span events recorded for `tools/progress`. */
 export const PROGRESS_EVENT_NAME = 'dsh.tool.progress'
+/** The name of span events recorded for `tools/preliminary` (a generator body's yields). */
+export const PRELIMINARY_EVENT_NAME = 'dsh.tool.preliminary'
 
 /** The call-duration histogram (seconds) of the GenAI semantic conventions' tool metrics. */
 export const METRIC_EXECUTE_TOOL_DURATION = 'gen_ai.execute_tool.duration'

@@ -52,8 +52,8 @@ const TRACING_KEYS = ['tracer', 'tracerProvider', 'captureContent', 'maxCaptureC
 /**
  * The tracing plugin. Load it on the context of the scope to trace (the deployment for every
  * call): it observes `tools/batch-start`/`tools/batch-end` (batch spans), `tools/pre-execute`
- * (opens call spans; it always defers with `next()`), `tools/progress` (span events) and
- * `tools/result` (closes call spans). Requires the `tools` service.
+ * (opens call spans; it always defers with `next()`), `tools/progress` and `tools/preliminary`
+ * (span events) and `tools/result` (closes call spans). Requires the `tools` service.
  *
  * Start also fails with a `CordisVersionError` (`UNSUPPORTED_CORDIS`) outside cordis
  * `>=4.0.0-rc.10 <5`, naming the version found (`assertSupportedCordis` of `@deepseek-ai/dsh-tools`).
@@ -98,6 +98,7 @@ export const ToolTracing: {
     ctx.tools.on('tools/batch-end', (event, results) => spans.batchEnd(event, results))
     ctx.tools.on('tools/pre-execute', (exec, next) => spans.preExecute(exec, next))
     ctx.tools.on('tools/progress', (event) => spans.progress(event))
+    ctx.tools.on('tools/preliminary', (event) => spans.preliminary(event))
     ctx.tools.on('tools/result', (result, event) => spans.result(result, event))
   },
 })

@@ -3,7 +3,7 @@
  * span per call (child of its batch span, or of its `run_code` call span for a PTC sub-call).
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
-import type { JsonValue, PolicyDecision, RawToolCall, ToolBatchEvent, ToolExecution, ToolProgressEvent, ToolResult, ToolResultEvent } from '@deepseek-ai/dsh-tools'
+import type { JsonValue, PolicyDecision, RawToolCall, ToolBatchEvent, ToolExecution, ToolPreliminaryEvent, ToolProgressEvent, ToolResult, ToolResultEvent } from '@deepseek-ai/dsh-tools'
 import * as A from './attributes'
 
 /** Options of {@link ToolSpans}. */
@@ -117,6 +117,18 @@ export class ToolSpans {
     if (event.total !== undefined) attributes.total = event.total
     if (event.message !== undefined) attributes.message = event.message
     span.addEvent(A.PROGRESS_EVENT_NAME, attributes)
+  }
+
+  /**
+   * `tools/preliminary`: a span event on the call span with the yield's `sequence`; its value
+   * (JSON, cut at `maxCaptureChars`) only with `captureContent`, as for results.
+   */
+  preliminary(event: ToolPreliminaryEvent): void {
+    const span = this.#calls.get(event.exec.token)
+    if (span === undefined) return
+    const attributes: Attributes = { sequence: event.sequence }
+    if (this.options.captureContent) attributes.value = cut(json(event.value), this.options.maxCaptureChars)
+    span.addEvent(A.PRELIMINARY_EVENT_NAME, attributes)
   }
 
   /**

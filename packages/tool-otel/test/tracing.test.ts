@@ -169,6 +169,39 @@ describe('a mixed native batch', () => {
     ])
   })
 
+  test('preliminary results become span events in yield order; their values only with captureContent', async () => {
+    const count = defineTool({
+      name: 'count',
+      description: 'Counts, reporting each step.',
+      parameters: { n: { type: 'integer', required: true } },
+      async *execute({ n }) {
+        for (let i = 1; i <= n; i++) yield { step: i, note: 'x'.repeat(10) }
+        return `counted to ${n}`
+      },
+    })
+    for (const captureContent of [false, true]) {
+      const { exporter, plugin } = tracing({ captureContent, maxCaptureChars: 12 })
+      h = await createHarness({ plugins: [plugin] })
+      h.ctx.tools.register(count)
+      const [r] = await h.execute([call('count', { n: 2 }, 'c1')])
+      expect(r).toMatchObject({ isError: false, value: 'counted to 2' })
+      const span = exporter.getFinishedSpans().find((s) => s.attributes['gen_ai.tool.call.id'] === 'c1')!
+      expect(span.events.map((e) => [e.name, e.attributes])).toEqual(
+        captureContent
+          ? [
+              ['dsh.tool.preliminary', { sequence: 1, value: '{"step":1,"n…[18 more chars]' }],
+              ['dsh.tool.preliminary', { sequence: 2, value: '{"step":2,"n…[18 more chars]' }],
+            ]
+          : [
+              ['dsh.tool.preliminary', { sequence: 1 }],
+              ['dsh.tool.preliminary', { sequence: 2 }],
+            ],
+      )
+      await h.dispose()
+      h = undefined
+    }
+  })
+
   test('bad config fails plugin start', async () => {
     h = await createHarness()
     await expect(h.ctx.plugin(ToolTracing, { maxCaptureChars: 0 })).rejects.toThrow('tool tracing config: /maxCaptureChars must be a positive integer, got 0')
