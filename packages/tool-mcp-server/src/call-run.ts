@@ -4,7 +4,7 @@
  * relay, and what the round ends up asking for (`input_required`).
  */
 import { createHash } from 'node:crypto'
-import type { ApprovalDecision, ApprovalRequest, JsonValue, ToolExecution, ToolProgressEvent } from '@deepseek-ai/dsh-tools'
+import type { ApprovalDecision, ApprovalRequest, JsonValue, ToolExecution, ToolPreliminaryEvent, ToolProgressEvent } from '@deepseek-ai/dsh-tools'
 import { capabilityOf, McpInputRequiredError, readAnswer, type McpCallInput, type McpClientView, type McpInputAnswer, type McpInputRequest } from './input'
 
 /** What the server signs into `requestState` (the client cannot change it unnoticed). */
@@ -52,6 +52,18 @@ export function approvalKey(exec: ToolExecution): string {
   return `dsh_approval_${digest([exec.name, exec.arguments]).slice(0, 16)}`
 }
 
+/** The fields of one `notifications/progress` (its token is the request's). */
+export interface ProgressParams {
+  readonly progress: number
+  readonly total?: number
+  readonly message?: string
+}
+
+/** A preliminary value as a progress message: a string as itself, anything else as JSON text. */
+function preliminaryText(value: JsonValue): string {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
 /** One `tools/call` round. */
 export class CallRun {
   /** Requests this round ends with (approvals and the body's), by key. */
@@ -68,7 +80,7 @@ export class CallRun {
     readonly client: McpClientView,
     private readonly answers: Readonly<Record<string, unknown>>,
     previous: SignedState | undefined,
-    private readonly sendProgress: ((event: ToolProgressEvent) => void) | undefined,
+    private readonly sendProgress: ((params: ProgressParams) => void) | undefined,
   ) {
     this.granted = new Set(previous?.g ?? [])
     const self = this
@@ -106,9 +118,26 @@ export class CallRun {
     return Object.keys(this.requests).length > 0
   }
 
+  /** The highest `progress` sent for this call so far (MCP asks it to increase with every notification). */
+  #lastProgress = 0
+
   /** Relays a progress event of this call (when the client asked for progress). */
   progress(event: ToolProgressEvent): void {
-    this.sendProgress?.(event)
+    if (this.sendProgress === undefined) return
+    this.#lastProgress = Math.max(this.#lastProgress, event.progress)
+    this.sendProgress({ progress: event.progress, ...(event.total === undefined ? {} : { total: event.total }), ...(event.message === undefined ? {} : { message: event.message }) })
+  }
+
+  /**
+   * Relays a preliminary result of this call (a generator body's yield) as a progress
+   * notification: its `message` is the value (a string as itself, else JSON text) and its
+   * `progress` the next whole number above every progress sent for the call so far, so the
+   * sequence keeps increasing when the body also reports progress. No `total`.
+   */
+  preliminary(event: ToolPreliminaryEvent): void {
+    if (this.sendProgress === undefined) return
+    this.#lastProgress = Math.floor(this.#lastProgress) + 1
+    this.sendProgress({ progress: this.#lastProgress, message: preliminaryText(event.value) })
   }
 
   /**

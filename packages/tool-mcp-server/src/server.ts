@@ -17,8 +17,7 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server'
-import type { ToolProgressEvent } from '@deepseek-ai/dsh-tools'
-import { CallRun, digest, type SignedState } from './call-run'
+import { CallRun, digest, type ProgressParams, type SignedState } from './call-run'
 import { registerCallInput, type McpClientView } from './input'
 import type { McpAuthInfo, ResolvedOptions } from './options'
 import { toCallResult } from './result'
@@ -136,9 +135,8 @@ export function buildServer(sc: ServeContext, binding: ServerBinding, onClose?: 
     const send =
       token === undefined
         ? undefined
-        : (event: ToolProgressEvent) => {
-            const params = { progressToken: token, progress: event.progress, ...(event.total === undefined ? {} : { total: event.total }), ...(event.message === undefined ? {} : { message: event.message }) }
-            reqCtx.mcpReq.notify({ method: 'notifications/progress', params }).catch((error: unknown) => sc.report('progress', error))
+        : (progress: ProgressParams) => {
+            reqCtx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, ...progress } }).catch((error: unknown) => sc.report('progress', error))
           }
     const answers = isObject(reqCtx.mcpReq.inputResponses) ? reqCtx.mcpReq.inputResponses : {}
     const run = new CallRun(name, binding.era === 'modern' ? clientView(server, reqCtx, 'modern') : client, answers, previous as SignedState | undefined, send)

@@ -4,7 +4,7 @@
  * `ask` into a question to the client's user, and the progress relay of its running calls.
  */
 import type { Context } from 'cordis'
-import { createAgent, type ApprovalDecision, type ApprovalRequest, type ToolExecution, type ToolProgressEvent } from '@deepseek-ai/dsh-tools'
+import { createAgent, type ApprovalDecision, type ApprovalRequest, type ToolExecution, type ToolPreliminaryEvent, type ToolProgressEvent } from '@deepseek-ai/dsh-tools'
 import type { McpClientView } from './input'
 import type { CallRun } from './call-run'
 import type { McpAuthInfo, McpSession, ResolvedOptions } from './options'
@@ -55,6 +55,10 @@ export async function openSession(served: Context, options: ResolvedOptions, kin
       handle.ctx.on('tools/progress', (event: ToolProgressEvent) => {
         const run = runOf(runs, event.exec)
         run?.progress(event)
+      })
+      handle.ctx.on('tools/preliminary', (event: ToolPreliminaryEvent) => {
+        const run = runOf(runs, event.exec)
+        run?.preliminary(event)
       })
     },
   })

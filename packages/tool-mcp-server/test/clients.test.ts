@@ -49,6 +49,21 @@ beforeAll(async () => {
       },
     }),
   )
+  served.tools.register(
+    defineRawTool({
+      name: 'stages',
+      description: 'Yields preliminary results between progress reports',
+      inputSchema: obj,
+      async *execute(_a, exec) {
+        exec.reportProgress({ progress: 0.5, total: 3, message: 'warming up' })
+        yield 'fetched'
+        yield { rows: 2 }
+        exec.reportProgress({ progress: 2.5, total: 3 })
+        await wait(5, exec.signal)
+        return 'staged'
+      },
+    }),
+  )
   served.tools.register(defineRawTool({ name: 'slow', description: 'Takes 10 s; its deadline is 100 ms', inputSchema: obj, timeoutMs: 100, execute: async (_a, exec) => (await wait(10_000, exec.signal), 'done') }))
   served.tools.register(
     defineRawTool({
@@ -90,7 +105,7 @@ const failure = (r: ToolResult) => (r.isError ? { code: r.error.info.code, messa
 describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
   test('lists the served tools in registration order', () => {
     expect(bridge.server('srv')?.state).toBe('ready')
-    expect(bridge.server('srv')?.tools).toEqual(['srv__count', 'srv__slow', 'srv__hang', 'srv__remove', 'srv__format_disk'])
+    expect(bridge.server('srv')?.tools).toEqual(['srv__count', 'srv__stages', 'srv__slow', 'srv__hang', 'srv__remove', 'srv__format_disk'])
   })
 
   test('a denial by a server policy is an error result with the policy text', async () => {
@@ -117,6 +132,17 @@ describe('the bridge (SDK 1.x client, 2025-11-25) against the server', () => {
       ['srv__count', 1, 3, 'step 1'],
       ['srv__count', 2, 3, 'step 2'],
       ['srv__count', 3, 3, 'step 3'],
+    ])
+  })
+
+  test('preliminary results of a generator body reach the client as progress messages, progress always increasing', async () => {
+    progress.length = 0
+    expect(failure(await call('srv__stages'))).toEqual({ value: 'staged' })
+    expect(progress.map((p) => [p.tool, p.progress, p.total, p.message])).toEqual([
+      ['srv__stages', 0.5, 3, 'warming up'],
+      ['srv__stages', 1, undefined, 'fetched'],
+      ['srv__stages', 2, undefined, '{"rows":2}'],
+      ['srv__stages', 2.5, 3, undefined],
     ])
   })
 
