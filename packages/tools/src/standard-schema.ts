@@ -269,12 +269,8 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
   }
   const settle = (out: unknown, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> =>
     isBodyGenerator(out) ? checkedGenerator(out as AsyncGenerator<JsonValue, unknown, undefined>, exec) : Promise.resolve(out).then((value) => checked(value, exec))
-  /**
-   * Arguments the pipeline could not validate synchronously at prepare (an async validator, or a
-   * call from outside the pipeline): validated here, then the body. A generator body is drained
-   * here, so its yields are not delivered as preliminary results (README, Known limitations).
-   */
-  const validateThenRun = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
+  /** Validates arguments the pipeline could not validate synchronously at prepare; resolves with the parsed value. */
+  const validateNow = async (args: Args, exec: ToolExecution): Promise<StandardSchemaV1.InferOutput<S>> => {
     let result: StandardSchemaV1.Result<unknown>
     try {
       result = await validate(args)
@@ -282,16 +278,33 @@ export function defineStandardTool<S extends AnyStandardSchema, O>(input: Define
       throw new ToolError('TOOL_FAILED', messages.argumentCheckFailed(shown(exec), describeThrown(error)))
     }
     if (result.issues !== undefined) throw new ToolError('INVALID_ARGS', messages.argumentsInvalid(shown(exec), formatStandardIssues(result.issues)))
-    const out = settle(body(result.value as StandardSchemaV1.InferOutput<S>, exec), exec)
+    return result.value as StandardSchemaV1.InferOutput<S>
+  }
+  /**
+   * Arguments the pipeline could not validate synchronously at prepare (an async validator, or a
+   * call from outside the pipeline): validated here, then the body. A body written as an async
+   * generator function stays a generator (validation runs at its first step, so its yields are
+   * preliminary results as usual); another body that returns a generator is drained here, its
+   * yields unseen (README, Known limitations).
+   */
+  async function* validateThenStream(args: Args, exec: ToolExecution): AsyncGenerator<JsonValue, Value | void, undefined> {
+    const out = settle(body(await validateNow(args, exec), exec), exec)
+    return isBodyGenerator(out) ? yield* out : await out
+  }
+  const validateThenRun = async (args: Args, exec: ToolExecution): Promise<Value | void> => {
+    const out = settle(body(await validateNow(args, exec), exec), exec)
     if (!isBodyGenerator(out)) return out
     for (;;) {
       const step = await out.next()
       if (step.done === true) return step.value
     }
   }
+  /** Whether the body is written as an `async function*` (known before it runs, unlike a function that returns a generator). */
+  const bodyIsGenerator = Object.prototype.toString.call(body) === '[object AsyncGeneratorFunction]'
   const execute = (args: Args, exec: ToolExecution): Promise<Value | void> | AsyncGenerator<JsonValue, Value | void, undefined> => {
     const entry = parsed.get(args as object)
-    return entry === undefined ? validateThenRun(args, exec) : settle(body(entry.value as StandardSchemaV1.InferOutput<S>, exec), exec)
+    if (entry === undefined) return bodyIsGenerator ? validateThenStream(args, exec) : validateThenRun(args, exec)
+    return settle(body(entry.value as StandardSchemaV1.InferOutput<S>, exec), exec)
   }
   const source = input.output
   const definition: StandardToolDefinition<S, O> = {

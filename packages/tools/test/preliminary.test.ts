@@ -7,6 +7,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest'
 import { z } from 'zod'
+import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { defineTool, type JsonValue, type ToolPreliminaryEvent, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { TimeoutPolicy } from '@deepseek-ai/dsh-tool-call-timeout-policy'
 import { RetryPolicy } from '@deepseek-ai/dsh-tool-call-retry-policy'
@@ -124,6 +125,37 @@ describe('delivery', () => {
     const results = await h.execute([call('std_5', {}, 'ok'), call('std_50', {}, 'big')])
     expect(results.map((r) => (r.isError ? r.error.info.code : text(r)))).toEqual(['5', 'INVALID_TOOL_OUTPUT'])
     expect(seen).toEqual(['ok #1 "half"', 'ok result', 'big #1 "half"', 'big result'])
+  })
+  test('a Standard Schema tool with an asynchronous validator still delivers its yields; bad arguments fail before any yield', async () => {
+    h = await createHarness()
+    // A Standard Schema whose validate answers with a promise (as a schema with async refinements does).
+    const asyncWords: StandardSchemaV1<unknown, { words: string[] }> = {
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate: async (value: unknown) => {
+          await tick()
+          const words = (value as { words?: unknown }).words
+          return Array.isArray(words) && words.every((w) => typeof w === 'string') ? { value: { words } } : { issues: [{ message: 'must be an array of strings', path: ['words'] }] }
+        },
+        jsonSchema: { input: () => ({ type: 'object', properties: { words: { type: 'array', items: { type: 'string' } } }, required: ['words'] }), output: () => ({}) },
+      },
+    } as StandardSchemaV1<unknown, { words: string[] }>
+    h.ctx.tools.register(
+      defineTool({
+        name: 'spell',
+        description: 'Spells each word.',
+        parameters: asyncWords,
+        async *execute({ words }) {
+          for (const w of words) yield w.toUpperCase()
+          return words.length
+        },
+      }),
+    )
+    const seen = record(h)
+    const results = await h.execute([call('spell', { words: ['a', 'b'] }, 'ok'), call('spell', { words: [1] }, 'bad')])
+    expect(results.map(outcome)).toEqual(['ok: 2', 'INVALID_ARGS: Error: Invalid arguments for tool "spell": /words: must be an array of strings'])
+    expect(seen).toEqual(['ok #1 "A"', 'ok #2 "B"', 'ok result', 'bad result'])
   })
 })
 
