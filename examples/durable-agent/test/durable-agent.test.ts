@@ -6,12 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { startDatabase, type LocalDatabase } from '../src/db'
+import { freePort } from '../../../scripts/free-port'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, '..', '..', '..')
@@ -20,14 +20,6 @@ let db: LocalDatabase
 let home: string
 const children: ChildProcess[] = []
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), 'dsh-durable-agent-'))

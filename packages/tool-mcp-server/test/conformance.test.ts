@@ -6,25 +6,14 @@
  * the Node 22 binary the benchmark package installs from npm.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { conformanceNode, runConformanceSuite, TSX as tsx, type SuiteRun } from '../../../scripts/conformance-suite'
 
-const require = createRequire(import.meta.url)
-const repo = fileURLToPath(new URL('../../../', import.meta.url))
-const suite = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js')
 const serverScript = fileURLToPath(new URL('../examples/conformance-server.ts', import.meta.url))
-const tsx = join(repo, 'node_modules', '.bin', 'tsx')
-
-function node22(): string | undefined {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath
-  const bench = join(repo, 'examples', 'bench', 'node_modules', '.bin', 'node')
-  return existsSync(bench) ? bench : undefined
-}
 
 /** The scenarios this package passes, per revision (every check of each). */
 export const SCENARIOS: Readonly<Record<'2025-11-25' | '2026-07-28', readonly string[]>> = {
@@ -71,7 +60,7 @@ export const SCENARIOS: Readonly<Record<'2025-11-25' | '2026-07-28', readonly st
   ],
 }
 
-const runner = node22()
+const runner = conformanceNode()
 let cwd: string
 let server: ChildProcess | undefined
 let url: string
@@ -108,15 +97,8 @@ afterAll(async () => {
 })
 
 /** Runs one server scenario; resolves with the suite's exit code and output. */
-function scenario(name: string, revision: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(runner!, [suite, 'server', '--url', url, '--scenario', name, '--spec-version', revision], { cwd, env: { ...process.env, NO_COLOR: '1' } })
-    let output = ''
-    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')))
-    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }))
-  })
+function scenario(name: string, revision: string): Promise<SuiteRun> {
+  return runConformanceSuite(runner!, ['server', '--url', url, '--scenario', name, '--spec-version', revision], cwd)
 }
 
 describe.skipIf(runner === undefined).each(Object.keys(SCENARIOS) as (keyof typeof SCENARIOS)[])('MCP conformance suite, server mode, %s', (revision) => {

@@ -11,28 +11,16 @@
  * The suite needs Node ≥ 22 (it imports `fs.globSync`); the test uses this Node when it is new
  * enough, otherwise the Node 22 binary the benchmark package installs.
  */
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { conformanceNode, runConformanceSuite, TSX as tsx, type SuiteRun } from '../../../scripts/conformance-suite'
 
-const require = createRequire(import.meta.url)
-const repo = fileURLToPath(new URL('../../../', import.meta.url))
-const suite = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js')
 const client = fileURLToPath(new URL('../examples/conformance-client.ts', import.meta.url))
-const tsx = join(repo, 'node_modules', '.bin', 'tsx')
 
-function node22(): string | undefined {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath
-  const bench = join(repo, 'examples', 'bench', 'node_modules', '.bin', 'node')
-  return existsSync(bench) ? bench : undefined
-}
-
-const runner = node22()
+const runner = conformanceNode()
 let cwd: string
 beforeAll(async () => {
   cwd = await mkdtemp(join(tmpdir(), 'dsh-mcp-conformance-'))
@@ -42,15 +30,8 @@ afterAll(async () => {
 })
 
 /** Runs the suite with `args` (in the temp dir); resolves with its exit code and output. */
-function run(args: readonly string[]): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(runner!, [suite, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } })
-    let output = ''
-    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')))
-    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')))
-    child.once('error', reject)
-    child.once('close', (code) => resolve({ code, output }))
-  })
+function run(args: readonly string[]): Promise<SuiteRun> {
+  return runConformanceSuite(runner!, args, cwd)
 }
 
 /** The client scenarios a requirement set scores (`conformance list --client --requirements`). */

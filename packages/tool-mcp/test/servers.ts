@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
-import { createServer } from 'node:net'
+import { freePort } from '../../../scripts/free-port'
 import { dirname, join } from 'node:path'
 
 const require = createRequire(import.meta.url)
@@ -14,17 +14,7 @@ export function serverEntry(pkg: '@modelcontextprotocol/server-everything' | '@m
   return join(dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js')
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
+export { freePort }
 
 /** A running server-everything on Streamable HTTP; `stop()` ends it and waits for the exit. */
 export interface HttpServer {

@@ -120,15 +120,4 @@ export class ServiceProcess {
   }
 }
 
-/** An unused TCP port on 127.0.0.1 (bind 0, read, close). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net')
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
+export { freePort } from '../../../../scripts/free-port'
