@@ -28,3 +28,14 @@ test('README example: shown verbatim, runs and prints the charged call with its 
   })
   expect(stdout).toMatch(/^\[ \{ type: 'text', text: 'charged 500 \(key checkout-\d+:1\/c1\)' \} \]\n$/)
 }, 90_000)
+
+test('README example of the shared resume ledger: shown verbatim, resumes once, refuses the second resume', async () => {
+  const shared = join(here, '..', 'examples', 'shared-ledger.ts')
+  expect(readme).toContain(`\`\`\`ts\n${readFileSync(shared, 'utf8')}\`\`\``)
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--conditions=dsh-source', shared], {
+    cwd: join(here, '..', '..', '..'),
+    env: { ...process.env, DSH_DATABASE_URL: cluster.url('postgres') },
+    timeout: 60_000,
+  })
+  expect(stdout).toBe("complete [ { type: 'text', text: 'deployed api' } ]\nSTATE_REPLAYED\n")
+}, 90_000)
