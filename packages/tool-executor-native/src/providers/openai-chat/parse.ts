@@ -233,6 +233,25 @@ export class OpenAIChatStreamAccumulator {
     return this.#lastKey ?? 0
   }
 
+  /**
+   * How many leading calls (in the order {@link result} lists them) have arguments that can no
+   * longer change: a call is settled once a later call began (the next `index`, or a new call at
+   * its index) and its argument text is complete JSON (or it came as an object); after a
+   * `finish_reason` every call is. Used by `executeToolStream` to start a call while the model
+   * still streams the rest; a call still being written never counts.
+   */
+  readyCalls(): number {
+    const entries = this.#entries.every((e) => e.key >= 0) ? [...this.#entries].sort((a, b) => a.key - b.key) : this.#entries
+    const last = this.#finish === undefined ? entries.length - 1 : entries.length
+    let n = 0
+    while (n < last) {
+      const entry = entries[n] as ChatStreamEntry
+      if (!(entry.parts.length === 0 ? entry.object !== undefined : classifyArguments(entry.parts.join('')) === 'complete')) break
+      n++
+    }
+    return n
+  }
+
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues = [...this.#issues]
