@@ -11,7 +11,8 @@ import { runBench, type BenchResults } from './run'
 import { committedRatios, GUARD_FLAG, GUARD_PLAN, judgeRegression, measureFloorRatios, measureFloorRatiosInChild, REGRESSION_FACTOR } from './regression'
 import type { Variant } from './systems/trivial'
 import { renderBatchChart, renderReport } from './report/markdown'
-import { existingMcpSection, spliceMcpSection } from './report/mcp'
+import { keepSections } from './report/kept-sections'
+import { renderEagerStreamSection } from './report/eager-stream'
 
 // `--guard-measure sequential,parallel`: only the regression guard's measurement, printed as one
 // JSON line (the child process of `measureFloorRatiosInChild`).
@@ -29,15 +30,19 @@ const packageRoot = new URL('../', import.meta.url)
 const resultsDir = new URL('results/', packageRoot)
 const docsDir = new URL('../../docs/', packageRoot)
 
-/** Writes `docs/benchmarks.md` and the chart for `results`, keeping the MCP section `bench:mcp` wrote. */
+/**
+ * Writes `docs/benchmarks.md` and the chart for `results`, keeping every marked section other runs
+ * wrote (MCP bridge, MCP server, durable execution, …); the eager-start section is rendered anew
+ * when `results` has it (results from before that workload keep the file's).
+ */
 function writeReport(results: BenchResults): void {
   const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
   mkdirSync(docsDir, { recursive: true })
   writeFileSync(new URL('benchmarks-batch.svg', docsDir), renderBatchChart(results))
   const report = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations })
-  // Keep the MCP bridge section that `bench:mcp` wrote (its own run, its own markers).
-  const mcp = existsSync(new URL('benchmarks.md', docsDir)) ? existingMcpSection(readFileSync(new URL('benchmarks.md', docsDir), 'utf8')) : undefined
-  writeFileSync(new URL('benchmarks.md', docsDir), mcp === undefined ? report : spliceMcpSection(report, mcp))
+  const previous = existsSync(new URL('benchmarks.md', docsDir)) ? readFileSync(new URL('benchmarks.md', docsDir), 'utf8') : undefined
+  const fresh = results.eagerStream === undefined ? [] : [renderEagerStreamSection(results.eagerStream, { date: results.meta.date, ...(results.meta.commit === undefined ? {} : { commit: results.meta.commit }) })]
+  writeFileSync(new URL('benchmarks.md', docsDir), keepSections(report, previous, fresh))
   console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
 }
 
