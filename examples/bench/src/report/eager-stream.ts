@@ -32,7 +32,7 @@ export function renderEagerStreamSection(r: EagerStreamResult, run: EagerStreamR
     '- **after stream**: the stream accumulated (`OpenAIChatStreamAccumulator`), then `ctx.tools.execute` of the batch (`settleParsedCalls`), as before eager start;',
     '- **limit**: computed per round from its chunk delivery times: each call starts when its arguments complete at the earliest and runs its duration — parallel-safe calls overlap (the later of the stream\'s end and the last call\'s earliest start plus its duration), exclusive calls run one at a time (each starts at the later of its earliest start and the previous call\'s end).',
     '',
-    '| tools | eager | after stream | limit | stream | after ÷ eager (median of per-round ratios) | eager ÷ limit | calls started before the stream ended |',
+    '| tools | eager | after stream | limit | stream | after ÷ eager (median of per-round ratios) | eager ÷ limit | calls started while the stream was read |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...r.rows.map((row) => `| ${row.variant === 'parallel' ? 'parallel-safe' : 'exclusive'} | ${ms(row.eagerMs)} | ${ms(row.afterMs)} | ${ms(row.limitMs)} | ${ms(row.streamMs)} | **${times(row.speedup)}** | ${times(row.eagerOverLimit, 3)} | ${row.startedEarly} of ${p.calls} |`),
     '',
