@@ -202,6 +202,8 @@ function startReady(source: StreamSource, begun: number, start: (call: RawToolCa
   const ready = source.readyCalls()
   if (ready <= begun) return
   const snapshot = source.result()
+  // A finish already says the response is cut (an output limit, a call's JSON incomplete): nothing more starts.
+  if (snapshot.status === 'truncated' && snapshot.finish.kind !== 'missing') return
   const calls: readonly (RawToolCall | TruncatedCall)[] = snapshot.status === 'truncated' ? snapshot.truncated : snapshot.calls
   for (let i = begun; i < ready && i < calls.length; i++) {
     const call = calls[i] as RawToolCall | TruncatedCall

@@ -117,6 +117,8 @@ interface ChatStreamEntry {
   name: string
   readonly parts: string[]
   object?: JsonValue
+  /** Whether `readyCalls` found its arguments complete JSON (forgotten when more of them arrives). */
+  settled?: boolean
 }
 
 /**
@@ -219,6 +221,7 @@ export class OpenAIChatStreamAccumulator {
     if (entry.name === '' && name !== undefined) entry.name = name
     if (typeof fn?.arguments === 'string') entry.parts.push(fn.arguments)
     else if (fn?.arguments !== undefined && fn.arguments !== null) entry.object = fn.arguments
+    if (fn?.arguments !== undefined && fn.arguments !== '') entry.settled = undefined
   }
 
   #keyOf(fragment: { index?: number; id?: string | null }, chunk: number): number {
@@ -246,7 +249,9 @@ export class OpenAIChatStreamAccumulator {
     let n = 0
     while (n < last) {
       const entry = entries[n] as ChatStreamEntry
-      if (!(entry.parts.length === 0 ? entry.object !== undefined : classifyArguments(entry.parts.join('')) === 'complete')) break
+      // Judged once per call (its text is joined again only if more of it arrived since).
+      entry.settled ??= entry.parts.length === 0 ? entry.object !== undefined : classifyArguments(entry.parts.join('')) === 'complete'
+      if (!entry.settled) break
       n++
     }
     return n
