@@ -145,3 +145,52 @@ describe('executeToolStream', () => {
     expect([outcome.parsed.status, outcome.calls.length, outcome.results.length, outcome.startedEarly]).toEqual(['malformed-markup', 0, 0, 0])
   })
 })
+
+describe('executeToolStream and the mounted executor', () => {
+  test('no executor: NoExecutorError; another executor: a TypeError naming it', async () => {
+    const bare = new Context()
+    await bare.plugin(ToolRegistry, {})
+    try {
+      expect(() => executeToolStream(bare, { provider: 'openai-chat', stream: [] })).toThrow(
+        'No tool executor is mounted for scope "deployment" or its ancestors; mount one (native or PTC) before executing a batch',
+      )
+      bare.tools.mount({ name: 'ptc', describe: (input) => ({ tools: input.schemas, sections: [] }), execute: async () => [] })
+      expect(() => executeToolStream(bare, { provider: 'openai-chat', stream: [] })).toThrow(
+        new TypeError('executeToolStream runs calls as the native executor does, but scope "deployment" is served by the "ptc" executor: parse the stream (its accumulator) and run the batch with ctx.tools.execute'),
+      )
+    } finally {
+      await bare.fiber.dispose()
+    }
+  })
+
+  test("the pool bound defaults to the native executor's maxParallelCalls", async () => {
+    const serial = new Context()
+    await serial.plugin(ToolRegistry, {})
+    await serial.plugin(NativeExecutor, { maxParallelCalls: 1 })
+    const order: string[] = []
+    serial.tools.register(
+      defineRawTool({
+        name: 'probe',
+        description: 'Parallel-safe, takes a few ms.',
+        inputSchema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] },
+        isConcurrencySafe: () => true,
+        execute: async (args) => {
+          order.push(`start:${String(args.tag)}`)
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          order.push(`end:${String(args.tag)}`)
+          return 'ok'
+        },
+      }),
+    )
+    try {
+      const chunks = [begin(0, 'a', '{"tag":"a"}'), begin(1, 'b', '{"tag":"b"}'), chunk(undefined, 'tool_calls')]
+      await executeToolStream(serial, { provider: 'openai-chat', stream: chunks }).outcome
+      expect(order).toEqual(['start:a', 'end:a', 'start:b', 'end:b'])
+      order.length = 0
+      await executeToolStream(serial, { provider: 'openai-chat', stream: chunks, maxParallelCalls: 2 }).outcome
+      expect(order).toEqual(['start:a', 'start:b', 'end:a', 'end:b'])
+    } finally {
+      await serial.fiber.dispose()
+    }
+  })
+})

@@ -7,7 +7,7 @@
  * what started and answers the rest by the truncation rules (`truncatedCallResults`).
  */
 import type { Context } from 'cordis'
-import { scopeOf, validateMaxParallel, type Agent, type CallRunner, type RawToolCall, type ResolvedToolSet, type SessionLog, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { NoExecutorError, scopeOf, validateMaxParallel, type Agent, type CallRunner, type RawToolCall, type ResolvedToolSet, type Scope, type SessionLog, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
 import type { NameMap } from '../providers/names'
 import type { SettledCalls } from '../providers/settle'
 import { truncatedCallResults } from '../providers/truncation'
@@ -27,7 +27,7 @@ export interface ExecuteToolStreamOptions<P extends StreamProvider> {
   readonly parse?: Omit<StreamParseOptions, 'nameMap' | 'provider'>
   /** `false`: start nothing before the stream ends (the start-after-stream behaviour). Default `true`. */
   readonly eager?: boolean
-  /** Parallel-safe calls overlap up to this many bodies (integer 1–1000; default 10, as the native executor). */
+  /** Parallel-safe calls overlap up to this many bodies (integer 1–1000; default: the mounted native executor's `maxParallelCalls`). */
   readonly maxParallelCalls?: number
   /** Called with each chunk before it is parsed (to show text as it streams). A throw ends the stream as an error would. */
   readonly onChunk?: (chunk: StreamChunkTypes[P]) => void
@@ -104,7 +104,9 @@ let streamBatches = 0
  * const { parsed, calls, results } = await run.outcome
  *
  * @throws RangeError for an unknown `provider` or a `maxParallelCalls` that is not an integer
- *   from 1 to 1000; TypeError when `stream` is not iterable or `signal` is not an AbortSignal.
+ *   from 1 to 1000; TypeError when `stream` is not iterable or `signal` is not an AbortSignal;
+ *   NoExecutorError (`NO_EXECUTOR`) when no executor serves the scope; TypeError when it is not
+ *   the native executor (the PTC executor's model calls `run_code`, which only it can run).
  */
 export function executeToolStream<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>): ToolStreamRun {
   if (options === null || typeof options !== 'object') throw new TypeError('executeToolStream(ctx, options): options must be { provider, stream, … }')
@@ -116,9 +118,15 @@ export function executeToolStream<P extends StreamProvider>(ctx: Context, option
     throw new TypeError(`executeToolStream: /stream must be an async iterable or iterable of ${options.provider} chunks, got ${stream === null ? 'null' : typeof stream}`)
   }
   if (options.signal != null && !(options.signal instanceof AbortSignal)) throw new TypeError('executeToolStream: /signal must be an AbortSignal')
-  const maxParallel = validateMaxParallel(options.maxParallelCalls, 'maxParallelCalls')
+  const scope = options.agent?.scope ?? options.toolSet?.scope ?? scopeOf(ctx)
+  const executor = ctx.tools.executor(scope) as (ToolExecutor & { readonly config?: { readonly maxParallelCalls?: number } }) | undefined
+  if (executor === undefined) throw new NoExecutorError(scope.id)
+  if (executor.name !== 'native') {
+    throw new TypeError(`executeToolStream runs calls as the native executor does, but scope "${scope.id}" is served by the "${executor.name}" executor: parse the stream (its accumulator) and run the batch with ctx.tools.execute`)
+  }
+  const maxParallel = validateMaxParallel(options.maxParallelCalls ?? executor.config?.maxParallelCalls, 'maxParallelCalls')
   const results = new OrderedResults()
-  const outcome = runTurn(ctx, options, maxParallel, results).finally(() => results.close())
+  const outcome = runTurn(ctx, options, scope, maxParallel, results).finally(() => results.close())
   return { outcome, [Symbol.asyncIterator]: () => results.read() }
 }
 
@@ -129,14 +137,14 @@ interface Started {
 }
 
 /** Reads the stream, starting calls as they settle, then gives every call its result. */
-async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, maxParallel: number, results: OrderedResults): Promise<ToolStreamOutcome> {
+async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, scope: Scope, maxParallel: number, results: OrderedResults): Promise<ToolStreamOutcome> {
   const source = streamSource(options.provider, { ...options.parse, ...(options.nameMap === undefined ? {} : { nameMap: options.nameMap }) })
   const cancel = new AbortController()
   const user = options.signal ?? undefined
   const onAbort = (): void => cancel.abort(user?.reason)
   if (user?.aborted === true) onAbort()
   else user?.addEventListener('abort', onAbort, { once: true })
-  const runner = createStreamRunner(ctx, options, cancel.signal, maxParallel)
+  const runner = createStreamRunner(ctx, options, scope, cancel.signal, maxParallel)
   const started: Started[] = []
   const start = (call: RawToolCall): void => {
     const index = started.length
@@ -213,10 +221,10 @@ function startReady(source: StreamSource, begun: number, start: (call: RawToolCa
   }
 }
 
-function createStreamRunner<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, signal: AbortSignal, maxParallel: number): CallRunner {
+function createStreamRunner<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, scope: Scope, signal: AbortSignal, maxParallel: number): CallRunner {
   const log = options.log ?? options.agent?.log
   return ctx.tools.pipeline.createRunner({
-    scope: options.agent?.scope ?? options.toolSet?.scope ?? scopeOf(ctx),
+    scope,
     signal,
     maxParallel,
     batchId: `stream-batch-${++streamBatches}`,
