@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool, type JsonObject } from '@deepseek-ai/dsh-tools'
+import { MemorySessionLog } from '@deepseek-ai/dsh-tool-testkit'
 import { NativeExecutor, StreamCutError, executeToolStream, type OpenAIChatChunkWire, type ToolStreamOutcome } from '../src'
 
 let ctx: Context
@@ -138,6 +139,27 @@ describe('executeToolStream', () => {
     }
     const outcome = await executeToolStream(ctx, { provider: 'openai-chat', stream: stream() }).outcome
     expect({ ended: outcome.streamEnded, error: outcome.streamError, codes: codes(outcome) }).toEqual({ ended: false, error: reset, codes: ['ABORTED', 'TRUNCATED_RESPONSE'] })
+  })
+
+  test('the session log gets tool/call as each call starts and tool/result in model order; exec.batchId names the run', async () => {
+    const session = new MemorySessionLog()
+    const batchIds: string[] = []
+    ctx.on('tools/pre-execute', (exec) => {
+      batchIds.push(String(exec.batchId))
+      return { type: 'allow' }
+    })
+    async function* stream(): AsyncGenerator<OpenAIChatChunkWire> {
+      yield begin(0, 'a', '{"tag":"a"}')
+      yield begin(1, 'b', '{"tag":"b"}')
+      await logged('end:a')
+      session.append({ type: 'tool/call', callId: 'marker', name: 'stream-end', arguments: {} })
+      yield chunk(undefined, 'tool_calls')
+    }
+    await executeToolStream(ctx, { provider: 'openai-chat', stream: stream(), log: session }).outcome
+    expect(session.events.map((e) => `${e.type} ${e.callId}`)).toEqual(['tool/call a', 'tool/result a', 'tool/call marker', 'tool/call b', 'tool/result b'])
+    expect(batchIds).toHaveLength(2)
+    expect(batchIds[0]).toMatch(/^stream-batch-\d+$/)
+    expect(batchIds[1]).toBe(batchIds[0])
   })
 
   test('text with malformed tool-call markup and no structured calls: nothing runs, no results', async () => {

@@ -86,6 +86,10 @@ let streamBatches = 0
  * `response.output_item.done`; Anthropic at the `tool_use` block's `content_block_stop`;
  * Gemini at each `functionCall` part (a `willContinue` chain at its last part).
  *
+ * Each run is a batch of its own: its calls' `exec.batchId` is `stream-batch-<n>`, and the
+ * session log (`log`, else the agent's) gets `tool/call` at each call's start and `tool/result`
+ * in model order.
+ *
  * The batch contract holds: bodies start in call order, `tools/pre-execute`, guards and
  * approvals run one call at a time in model order, an exclusive call waits for every earlier
  * body and runs alone, results come in call order.
