@@ -141,6 +141,32 @@ describe('executeToolStream', () => {
     expect({ ended: outcome.streamEnded, error: outcome.streamError, codes: codes(outcome) }).toEqual({ ended: false, error: reset, codes: ['ABORTED', 'TRUNCATED_RESPONSE'] })
   })
 
+  test('an abort stops the read at once, even while the stream waits for its next chunk; the stream is closed', async () => {
+    const controller = new AbortController()
+    let release = (): void => undefined
+    let closed = false
+    async function* stream(): AsyncGenerator<OpenAIChatChunkWire> {
+      try {
+        yield begin(0, 'a', '{"tag":"a","hold":true}')
+        yield begin(1, 'b', '{"tag":')
+        await logged('start:a')
+        controller.abort(new Error('user pressed stop'))
+        // The model would go on writing; this stream only goes on when the test releases it.
+        await new Promise<void>((resolve) => (release = resolve))
+        yield chunk(undefined, 'tool_calls')
+      } finally {
+        closed = true
+      }
+    }
+    const outcome = await executeToolStream(ctx, { provider: 'openai-chat', stream: stream(), signal: controller.signal }).outcome
+    expect({ ended: outcome.streamEnded, error: (outcome.streamError as Error).message, codes: codes(outcome) }).toEqual({ ended: false, error: 'user pressed stop', codes: ['ABORTED', 'TRUNCATED_ARGUMENTS'] })
+    expect(reason).toBe(controller.signal.reason)
+    // return() was called while the generator waited: it runs its finally once it resumes.
+    release()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(closed).toBe(true)
+  })
+
   test('the session log gets tool/call as each call starts and tool/result in model order; exec.batchId names the run', async () => {
     const session = new MemorySessionLog()
     const batchIds: string[] = []

@@ -13,6 +13,7 @@ import type { SettledCalls } from '../providers/settle'
 import { truncatedCallResults } from '../providers/truncation'
 import type { ParsedToolCalls, TruncatedCall } from '../providers/types'
 import { OrderedResults, type StreamedResult } from './ordered'
+import { readStream } from './read'
 import { STREAM_PROVIDERS, streamSource, type StreamChunkTypes, type StreamParseOptions, type StreamProvider, type StreamSource } from './sources'
 
 /** Options of {@link executeToolStream} for provider `P`. */
@@ -35,7 +36,10 @@ export interface ExecuteToolStreamOptions<P extends StreamProvider> {
   /** Receives `tool/call` / `tool/result` in model order; absent: the agent's log, if any. */
   readonly log?: SessionLog
   readonly toolSet?: ResolvedToolSet
-  /** Aborting it stops reading the stream and cancels the calls, as a cut stream does. */
+  /**
+   * Aborting it stops reading the stream at once (its `return()` is called: an SDK stream closes
+   * its connection) and cancels the calls, as a cut stream does; `streamError` is its reason.
+   */
   readonly signal?: AbortSignal
 }
 
@@ -161,19 +165,18 @@ async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteT
   let streamError: unknown
   try {
     try {
-      for await (const chunk of options.stream) {
-        if (cancel.signal.aborted) break
+      const end = await readStream(options.stream as AsyncIterable<StreamChunkTypes[P]> | Iterable<StreamChunkTypes[P]>, cancel.signal, (chunk) => {
         options.onChunk?.(chunk)
         source.push(chunk)
         if (options.eager !== false) startReady(source, started.length, start)
+      })
+      if (end === 'aborted') {
+        streamEnded = false
+        streamError = cancel.signal.reason
       }
     } catch (error) {
       streamEnded = false
-      streamError = error
-    }
-    if (cancel.signal.aborted && streamEnded) {
-      streamEnded = false
-      streamError = cancel.signal.reason
+      streamError = cancel.signal.aborted ? cancel.signal.reason : error
     }
     const parsed = source.result()
     const startedEarly = started.length
