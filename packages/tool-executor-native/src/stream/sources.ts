@@ -30,7 +30,7 @@ export interface StreamChunkTypes {
 /** A provider whose stream `executeToolStream` reads (the keys of {@link StreamChunkTypes}). */
 export type StreamProvider = keyof StreamChunkTypes
 
-/** The providers, for messages. */
+/** Every {@link StreamProvider}, in the order `executeToolStream`'s error message lists them. */
 export const STREAM_PROVIDERS: readonly StreamProvider[] = ['openai-chat', 'deepseek', 'openai-compatible', 'openai-responses', 'anthropic', 'gemini']
 
 /** Parse options of every provider's accumulator (each reads the fields it knows). */
