@@ -56,10 +56,12 @@ beforeEach(async () => {
   ctx = new Context()
   await ctx.plugin(ToolRegistry, {})
   await ctx.plugin(NativeExecutor, {})
-  const schema = { type: 'object', properties: { tag: { type: 'string' }, hold: { type: 'boolean' } }, required: ['tag'] } as never
+  const schema = { type: 'object', properties: { tag: { type: 'string' }, hold: { type: 'boolean' }, after: { type: 'string' } }, required: ['tag'] } as never
   const body = async (args: Record<string, unknown>, signal: AbortSignal): Promise<string> => {
     const tag = String(args.tag)
     note(`start:${tag}`)
+    // `after`: finishes only once that call's body ended (bounded), so results settle out of call order.
+    if (typeof args.after === 'string') await until(() => log.includes(`end:${String(args.after)}`))
     // `hold`: runs until its signal aborts (bounded), as a long body that honours cancellation.
     await new Promise<void>((resolve, reject) => {
       const done = (): void => {
@@ -129,7 +131,7 @@ async function turn(provider: StreamProvider, calls: readonly ScriptCall[], opti
 describe.each(PROVIDERS)('executeToolStream, %s through its SDK client', (provider) => {
   test('a call starts before the stream ends; results come in call order', async () => {
     const before = timers()
-    const { outcome, order, events } = await turn(provider, [call('c1', 'probe', 'a'), call('c2', 'probe', 'b'), call('c3', 'probe', 'c')])
+    const { outcome, order, events } = await turn(provider, [call('c1', 'probe', 'a', { after: 'b' }), call('c2', 'probe', 'b'), call('c3', 'probe', 'c')])
     // The body of the first call started while the last chunk was still held by the server.
     expect(log.indexOf('start:a')).toBeGreaterThanOrEqual(0)
     expect(log.indexOf('start:a')).toBeLessThan(log.indexOf('send:last'))
@@ -138,6 +140,8 @@ describe.each(PROVIDERS)('executeToolStream, %s through its SDK client', (provid
     expect(outcome.streamEnded).toBe(true)
     expect(outcome.parsed.status).toBe('complete')
     expect(outcome.calls.map((c) => c.callId)).toEqual(['c1', 'c2', 'c3'])
+    // Call 2 finished before call 1; results still come in call order.
+    expect(log.indexOf('end:b')).toBeLessThan(log.indexOf('end:a'))
     expect(order).toEqual(['c1', 'c2', 'c3'])
     expect(texts(outcome.results)).toEqual(['done a', 'done b', 'done c'])
     expect(outcome.results.map((r) => r.callId)).toEqual(['c1', 'c2', 'c3'])
