@@ -4,6 +4,9 @@
  * Completions through the official `openai` client, so it works with any OpenAI-compatible
  * endpoint (OpenAI, DeepSeek, vLLM, llama.cpp's server, Ollama).
  *
+ * With the native executor the loop streams: `executeToolStream` starts each tool call as soon as
+ * its arguments are complete in the stream, while the model still writes the rest of the turn.
+ *
  * Two executors: `native` (each tool is a function) and `ptc` (programmatic tool calling: one
  * `run_code` tool, and a generated SDK of the tools that the request carries in its system
  * message — `toOpenAICompatibleRequest` returns both).
@@ -15,12 +18,15 @@ import { ToolRegistry, type ToolResult } from '@deepseek-ai/dsh-tools'
 import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import {
   NativeExecutor,
+  executeToolStream,
   markupErrorMessage,
   parseOpenAIChatCompletion,
   settleParsedCalls,
   toOpenAIChatAssistantMessage,
   toOpenAIChatToolMessages,
   toOpenAICompatibleRequest,
+  type ParsedToolCalls,
+  type SettledCalls,
 } from '@deepseek-ai/dsh-tool-executor-native'
 import { registerTools } from './tools'
 
@@ -63,9 +69,11 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
     print(`user: ${options.prompt}`)
     const maxSteps = options.maxSteps ?? 8
     for (let step = 1; step <= maxSteps; step++) {
-      const completion = await client.chat.completions.create({ model: options.model, messages, tools: declared.tools })
-      const parsed = parseOpenAIChatCompletion(completion, { provider: 'openai-compatible', nameMap: declared.nameMap })
-      print(`step ${step}: ${parsed.status}, finish ${parsed.finish.raw ?? parsed.finish.kind}, ${parsed.calls.length || parsed.truncated.length} call(s)`)
+      // Native: calls start while the model streams; PTC: one complete response, then its batch.
+      const settled = options.executor === 'ptc' ? await completeTurn(ctx, client, options.model, messages, declared) : await streamedTurn(ctx, client, options.model, messages, declared)
+      const { parsed } = settled
+      const early = settled.startedEarly > 0 ? `, ${settled.startedEarly} started while streaming` : ''
+      print(`step ${step}: ${parsed.status}, finish ${parsed.finish.raw ?? parsed.finish.kind}, ${parsed.calls.length || parsed.truncated.length} call(s)${early}`)
       if (parsed.status === 'complete' && parsed.calls.length === 0) {
         print(`answer: ${parsed.text}`)
         return { kind: 'answer', text: parsed.text, steps: step }
@@ -82,7 +90,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
         continue
       }
       if (parsed.status === 'recovered') print(`  recovered ${parsed.recovered.length} call(s) from ${[...new Set(parsed.recovered.map((r) => r.marker))].join(', ')} markup in the text`)
-      const { calls, results } = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
+      const { calls, results } = settled
       calls.forEach((call, i) => print(`  ${call.callId} ${call.name}(${shortArgs(call.arguments)}) → ${outcome(results[i])}`))
       messages.push(...toOpenAIChatToolMessages(calls, results, { images: 'omit' }))
     }
@@ -91,6 +99,28 @@ export async function runAgent(options: AgentOptions): Promise<AgentOutcome> {
   } finally {
     await ctx.fiber.dispose()
   }
+}
+
+type Declared = ReturnType<typeof toOpenAICompatibleRequest>
+
+/** A turn's parse, its calls and their results, and how many calls started while it streamed. */
+interface SettledTurn extends SettledCalls {
+  readonly parsed: ParsedToolCalls
+  readonly startedEarly: number
+}
+
+/** One streamed request: the calls run as their arguments complete (`executeToolStream`). */
+async function streamedTurn(ctx: Context, client: OpenAI, model: string, messages: ChatCompletionMessageParam[], declared: Declared): Promise<SettledTurn> {
+  const stream = await client.chat.completions.create({ model, messages, tools: declared.tools, stream: true })
+  return executeToolStream(ctx, { provider: 'openai-compatible', stream, nameMap: declared.nameMap }).outcome
+}
+
+/** One complete request, then its batch through the mounted executor. */
+async function completeTurn(ctx: Context, client: OpenAI, model: string, messages: ChatCompletionMessageParam[], declared: Declared): Promise<SettledTurn> {
+  const completion = await client.chat.completions.create({ model, messages, tools: declared.tools })
+  const parsed = parseOpenAIChatCompletion(completion, { provider: 'openai-compatible', nameMap: declared.nameMap })
+  const settled = await settleParsedCalls(parsed, (batch) => ctx.tools.execute({ calls: batch, nameMap: declared.nameMap }))
+  return { parsed, ...settled, startedEarly: 0 }
 }
 
 function oneLine(text: string): string {

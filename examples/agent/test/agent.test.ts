@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import { startReplayServer, type ReplayResponse } from '@deepseek-ai/dsh-tool-testkit'
 import { main } from '../src/main'
+import { replyFor } from '../src/offline'
 
 const root = fileURLToPath(new URL('../../../', import.meta.url))
 const completion = (message: object, finish: string) => ({ id: 'c', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: finish, message: { role: 'assistant', ...message } }] })
@@ -25,7 +26,7 @@ describe('examples/agent', () => {
     expect(lines.slice(1)).toEqual([
       'tools: get_weather, math_factorial',
       'user: What is the weather in Oslo and in Lima (in fahrenheit), and what is 5 factorial?',
-      'step 1: complete, finish tool_calls, 2 call(s)',
+      'step 1: complete, finish tool_calls, 2 call(s), 2 started while streaming',
       "  assistant: I'll check the weather and compute the factorial.",
       '  call_1 get_weather({"city": "Oslo"}) → Oslo: 4°C',
       '  call_2 math.factorial({"n": 5}) → 5! = 120',
@@ -39,21 +40,22 @@ describe('examples/agent', () => {
   })
 
   test('--base-url, --model and OPENAI_API_KEY: the requests carry them, the history carries the turn and the results; malformed markup is answered, not taken as the answer', async () => {
-    const script: ReplayResponse[] = [
-      { kind: 'json', body: completion({ content: '<tool_call>{"name": "get_weather", "arguments": {"city": </tool_call>' }, 'stop') },
-      { kind: 'json', body: completion({ content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] }, 'tool_calls') },
-      { kind: 'json', body: completion({ content: 'Tokyo is 12°C.' }, 'stop') },
+    const script = [
+      completion({ content: '<tool_call>{"name": "get_weather", "arguments": {"city": </tool_call>' }, 'stop'),
+      completion({ content: null, tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Tokyo"}' } }] }, 'tool_calls'),
+      completion({ content: 'Tokyo is 12°C.' }, 'stop'),
     ]
-    const server = await startReplayServer(script)
+    // The native loop streams: each completion is served as the chunks of a stream.
+    const server = await startReplayServer((request, i) => replyFor(script[i]!, request))
     try {
       const { code, lines } = await run(['--base-url', `${server.origin}/v1`, '--model', 'deepseek-chat', '--prompt', 'Tokyo?'], { OPENAI_API_KEY: 'sk-test' })
       expect(code).toBe(0)
       expect(lines.at(-1)).toBe('answer: Tokyo is 12°C.')
       expect(lines).toContain('step 1: malformed-markup, finish stop, 0 call(s)')
-      expect(server.requests.map((r) => [r.path, r.headers.authorization, (r.body as { model: string }).model])).toEqual([
-        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
-        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
-        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat'],
+      expect(server.requests.map((r) => [r.path, r.headers.authorization, (r.body as { model: string }).model, (r.body as { stream?: boolean }).stream])).toEqual([
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat', true],
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat', true],
+        ['/v1/chat/completions', 'Bearer sk-test', 'deepseek-chat', true],
       ])
       const messages = (server.requests[2]?.body as { messages: { role: string; content: unknown; tool_calls?: unknown; tool_call_id?: string }[] }).messages
       expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool'])
@@ -66,7 +68,7 @@ describe('examples/agent', () => {
   })
 
   test('the step limit ends the run with exit 0; a missing key with --base-url is exit 1 before any request', async () => {
-    const server = await startReplayServer(() => ({ kind: 'json', body: completion({ content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'math_factorial', arguments: '{"n":3}' } }] }, 'tool_calls') }))
+    const server = await startReplayServer((request) => replyFor(completion({ content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'math_factorial', arguments: '{"n":3}' } }] }, 'tool_calls'), request))
     try {
       const limited = await run(['--base-url', `${server.origin}/v1`, '--max-steps', '2'], { OPENAI_API_KEY: 'k' })
       expect(limited.code).toBe(0)

@@ -11,7 +11,8 @@ import { runBench, type BenchResults } from './run'
 import { committedRatios, GUARD_FLAG, GUARD_PLAN, judgeRegression, measureFloorRatios, measureFloorRatiosInChild, REGRESSION_FACTOR } from './regression'
 import type { Variant } from './systems/trivial'
 import { renderBatchChart, renderReport } from './report/markdown'
-import { carryKeptSections } from './report/kept'
+import { carryKeptSections, spliceSection } from './report/kept'
+import { renderEagerStreamSection } from './report/eager-stream'
 
 // `--guard-measure sequential,parallel`: only the regression guard's measurement, printed as one
 // JSON line (the child process of `measureFloorRatiosInChild`).
@@ -29,7 +30,11 @@ const packageRoot = new URL('../', import.meta.url)
 const resultsDir = new URL('results/', packageRoot)
 const docsDir = new URL('../../docs/', packageRoot)
 
-/** Writes `docs/benchmarks.md` and the chart for `results`, keeping the sections other runs wrote between markers (`report/kept.ts`). */
+/**
+ * Writes `docs/benchmarks.md` and the chart for `results`, keeping the sections other runs wrote
+ * between markers (`report/kept.ts`); the eager-start section is rendered anew when `results`
+ * has it (results from before that workload keep the file's).
+ */
 function writeReport(results: BenchResults): void {
   const optimisations = readFileSync(new URL('src/report/optimisations.md', packageRoot), 'utf8')
   mkdirSync(docsDir, { recursive: true })
@@ -37,7 +42,9 @@ function writeReport(results: BenchResults): void {
   const report = renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations })
   // Keep the sections other runs wrote (MCP bridge and server, durable engines, PTC replay): each between its markers.
   const old = existsSync(new URL('benchmarks.md', docsDir)) ? readFileSync(new URL('benchmarks.md', docsDir), 'utf8') : ''
-  writeFileSync(new URL('benchmarks.md', docsDir), carryKeptSections(report, old))
+  const kept = carryKeptSections(report, old)
+  const eager = results.eagerStream === undefined ? undefined : renderEagerStreamSection(results.eagerStream, { date: results.meta.date, ...(results.meta.commit === undefined ? {} : { commit: results.meta.commit }) })
+  writeFileSync(new URL('benchmarks.md', docsDir), eager === undefined ? kept : spliceSection(kept, eager))
   console.log(`[bench] wrote ${fileURLToPath(new URL('benchmarks.md', docsDir))} and benchmarks-batch.svg`)
 }
 

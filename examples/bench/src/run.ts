@@ -8,6 +8,7 @@ import { describeThrown } from '@deepseek-ai/dsh-tools'
 import { collectMeta, hostProbeMs, type RunMeta } from './meta'
 import { runAtScale, type AtScaleResult } from './workloads/at-scale'
 import { runBatch, type BatchResult } from './workloads/batch'
+import { runEagerStream, type EagerStreamResult } from './workloads/eager-stream'
 import { runFloor, type FloorPart } from './workloads/floor'
 import { runPlugins, type PluginsResult } from './workloads/plugins'
 import { runPtc, type PtcResult } from './workloads/ptc'
@@ -17,7 +18,7 @@ import { runScale, type ScaleResult } from './workloads/scale'
 import { runScheduling, scenarios, type SchedulingResult } from './workloads/scheduling'
 
 /** A workload id, in run order. */
-export const WORKLOADS = ['batch', 'floor', 'plugins', 'scheduling', 'ptc', 'at-scale', 'scale'] as const
+export const WORKLOADS = ['batch', 'floor', 'plugins', 'scheduling', 'eager-stream', 'ptc', 'at-scale', 'scale'] as const
 export type WorkloadId = (typeof WORKLOADS)[number]
 
 /** Everything one run measured. */
@@ -28,6 +29,8 @@ export interface BenchResults {
   /** Workload 6: each ecosystem plugin mounted and idle. */
   readonly plugins: PluginsResult
   readonly scheduling: SchedulingResult
+  /** Workload 12: eager start from a stream against start-after-stream (absent in results of runs before it existed). */
+  readonly eagerStream?: EagerStreamResult
   readonly scale: ScaleResult
   /** `{ skipped }` when the PTC workload could not run (the reason). */
   readonly ptc: PtcResult | { readonly skipped: string }
@@ -87,6 +90,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const scheduling = await timed('scheduling', () =>
     runScheduling({ scenarios: smoke ? scenarios(10, 4, 5, 5) : scenarios(100, 50), rounds: smoke ? 1 : 5, warmup: smoke ? 0 : 1, log }),
   )
+  // Timer-bound (a ~2 s stream, 300 ms bodies): its figures are wall times against a computed limit, not CPU.
+  const eagerStream = await timed('eager-stream', () =>
+    runEagerStream(smoke ? { streamMs: 60, calls: 5, fragments: 2, toolMs: 10, rounds: 1, warmup: 0, log } : { streamMs: 2000, calls: 5, fragments: 6, toolMs: 300, rounds: 5, warmup: 1, log }),
+  )
   let ptc: PtcResult | { skipped: string }
   try {
     ptc = await timed('ptc', () => runPtc(smoke ? { subCalls: 5, rounds: 1, warmup: 0, lookups: 5, boots: 1, build: options.build, peerTimeoutMs: 15_000, log } : { subCalls: 100, rounds: 15, warmup: PTC_WARMUP_ROUNDS, lookups: 20, boots: 5, build: options.build, peerTimeoutMs: 300_000, log }))
@@ -118,5 +125,5 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const scale = await timed('scale', () =>
     runScale(smoke ? { toolLimit: 200, registrationSamples: 1, steadySteps: 2, validationCalls: 10, log } : { toolLimit: Number.POSITIVE_INFINITY, registrationSamples: 3, steadySteps: 20, validationCalls: 300, log }),
   )
-  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0, probeEndMs: hostProbeMs() }, batch, floor, plugins, scheduling, scale, ptc, ptcPython, atScale, durations }
+  return { meta: { ...meta, loadEnd: os.loadavg()[0] ?? 0, probeEndMs: hostProbeMs() }, batch, floor, plugins, scheduling, eagerStream, scale, ptc, ptcPython, atScale, durations }
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { expect, test } from 'vitest'
-import { carryKeptSections, keptRuns } from '../src/report/kept'
+import { carryKeptSections, keptRuns, spliceSection } from '../src/report/kept'
 import { renderReport } from '../src/report/markdown'
 import type { BenchResults } from '../src/run'
 
@@ -37,10 +37,17 @@ test('bench:render of the committed results keeps every marked section of docs/b
   const optimisations = readFileSync(new URL('../src/report/optimisations.md', import.meta.url), 'utf8')
   const rendered = carryKeptSections(renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations }), doc)
   const names = keptRuns(doc).flatMap((r) => r.blocks.map((b) => b.name))
-  expect(names).toEqual(['ptc-replay', 'mcp-bridge', 'mcp-server', 'durable-dbos', 'durable-restate'])
+  expect(names).toEqual(['ptc-replay', 'mcp-bridge', 'mcp-server', 'durable-dbos', 'durable-restate', 'eager-stream'])
   for (const run of keptRuns(doc)) for (const b of run.blocks) expect(rendered).toContain(b.text)
   expect(keptRuns(rendered).flatMap((r) => r.blocks.map((b) => b.name))).toEqual(names)
   // In place: the PTC replay figures inside §5, the others before the optimisation notes.
   expect(rendered.indexOf('<!-- ptc-replay:start -->')).toBeLessThan(rendered.indexOf('## 6. '))
   expect(rendered.indexOf('<!-- durable-restate:end -->')).toBeLessThan(rendered.indexOf('## Optimisations'))
+})
+
+test('spliceSection puts a section measured now in place of its block, or before ## Optimisations; $ patterns stay literal', () => {
+  const doc = `# B\n\n${block('x', 'old')}\n\n## Optimisations\n`
+  expect(spliceSection(doc, { name: 'x', text: block('x', 'new $& $1') })).toBe(`# B\n\n${block('x', 'new $& $1')}\n\n## Optimisations\n`)
+  expect(spliceSection(doc, { name: 'y', text: block('y', 'Y') })).toBe(`# B\n\n${block('x', 'old')}\n\n${block('y', 'Y')}\n\n## Optimisations\n`)
+  expect(spliceSection('no heading', { name: 'z', text: block('z', 'Z') })).toBe(`no heading\n\n${block('z', 'Z')}\n`)
 })

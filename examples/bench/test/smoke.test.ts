@@ -13,6 +13,7 @@ import { anchorOf, checkTargets, MISSED_TARGETS_HEADING, renderBatchChart, rende
 import { findNode22, parsePeerOutput } from '../src/workloads/ptc-code-mode'
 import { parseFirstRunSample } from '../src/workloads/ptc-first'
 import { judgeRegression } from '../src/regression'
+import { renderEagerStreamSection } from '../src/report/eager-stream'
 
 describe('pnpm bench:smoke', () => {
   let results: BenchResults
@@ -21,7 +22,7 @@ describe('pnpm bench:smoke', () => {
     const lines: string[] = []
     results = await runBench({ smoke: true, build: 'source', log: (line) => lines.push(line) })
     expect(results.meta.mode).toBe('smoke')
-    expect(Object.keys(results.durations).sort()).toEqual(['at-scale', 'batch', 'floor', 'plugins', 'ptc', 'scale', 'scheduling'])
+    expect(Object.keys(results.durations).sort()).toEqual(['at-scale', 'batch', 'eager-stream', 'floor', 'plugins', 'ptc', 'scale', 'scheduling'])
     expect(lines.some((l) => l.startsWith('ptc: skipped'))).toBe(false)
   })
 
@@ -57,6 +58,23 @@ describe('pnpm bench:smoke', () => {
 
   test('floor: four parts', () => {
     expect(results.floor.map((p) => p.id)).toEqual(['parse', 'parse+validate', 'parse+validate(allErrors)', 'floor'])
+  })
+
+  test('eager-stream: both variants, both systems, the limit computed; every call started before the stream ended', () => {
+    const r = results.eagerStream!
+    expect(r.chunks).toBe(5 * 3 + 1)
+    expect(r.rows.map((row) => row.variant)).toEqual(['parallel', 'exclusive'])
+    for (const row of r.rows) {
+      expect([row.eagerMs.n, row.afterMs.n, row.limitMs.n]).toEqual([1, 1, 1])
+      // The limit is at least the stream's own length; nothing finishes before its stream ended.
+      expect(row.limitMs.median).toBeGreaterThanOrEqual(row.streamMs.median)
+      expect(row.eagerMs.median).toBeGreaterThanOrEqual(row.streamMs.median)
+      expect(row.startedEarly).toBe(5)
+    }
+    const section = renderEagerStreamSection(r).text
+    expect(section.startsWith('<!-- eager-stream:start -->\n## 12. Eager start from a stream')).toBe(true)
+    expect(section.endsWith('<!-- eager-stream:end -->')).toBe(true)
+    expect(section.split('\n').filter((line) => /^\| (parallel-safe|exclusive) \|/.test(line))).toHaveLength(2)
   })
 
   test('scheduling: both scenarios for every system; ours keeps the pool bound and the barriers', () => {

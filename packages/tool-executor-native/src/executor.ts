@@ -56,18 +56,26 @@ export class ExecutorDisposedError extends Error {
   }
 }
 
+/** The native executor as mounted: a {@link ToolExecutor} named `native` with its resolved configuration. */
+export interface NativeToolExecutor extends ToolExecutor {
+  readonly name: 'native'
+  /** The validated configuration (`executeToolStream` takes its pool bound from it). */
+  readonly config: ResolvedNativeConfig
+}
+
 /**
  * Creates a native executor. Mount it with `ctx.tools.mount(createNativeExecutor(config))`, or
  * use the {@link NativeExecutor} plugin.
  *
  * @throws RangeError for an invalid configuration (see {@link resolveNativeConfig}).
  */
-export function createNativeExecutor(config?: NativeExecutorConfig): ToolExecutor {
+export function createNativeExecutor(config?: NativeExecutorConfig): NativeToolExecutor {
   const resolved = resolveNativeConfig(config)
   const inFlight = new Set<Promise<unknown>>()
   const cancel = new AbortController()
   return {
     name: 'native',
+    config: resolved,
     describe(input: DescribeInput): ExecutorDescription {
       return { tools: input.schemas, sections: [] }
     },

@@ -9,6 +9,7 @@ import { createNativeExecutor, type NativeExecutorConfig } from './executor'
 
 export * from './executor'
 export * from './providers'
+export * from './stream'
 
 /** The {@link NativeExecutor} plugin's configuration: the executor's, plus what plugin start does. */
 export interface NativeExecutorPluginConfig extends NativeExecutorConfig {

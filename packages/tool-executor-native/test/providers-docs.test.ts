@@ -10,7 +10,7 @@ const examples = readdirSync(`${pkg}examples`).filter((f) => f.endsWith('.ts')).
 const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)\n```/g)].map((m) => m[1] as string)
 
 test('every ts sample in docs/connecting.md is an example file, verbatim, and every example appears once', () => {
-  expect(examples).toEqual(['anthropic.ts', 'deepseek.ts', 'gemini.ts', 'openai-chat.ts', 'openai-responses.ts'])
+  expect(examples).toEqual(['anthropic.ts', 'deepseek.ts', 'gemini.ts', 'openai-chat.ts', 'openai-responses.ts', 'stream.ts'])
   const sources = new Map(examples.map((f) => [readFileSync(`${pkg}examples/${f}`, 'utf8').trimEnd(), f]))
   const used = blocks.map((block) => sources.get(block) ?? `<not an example: ${block.slice(0, 60)}>`)
   expect([...used].sort()).toEqual(examples)

@@ -25,7 +25,19 @@ export interface ReplaySseEvent {
  */
 export type ReplayResponse =
   | { readonly kind: 'json'; readonly status?: number; readonly body: JsonValue }
-  | { readonly kind: 'sse'; readonly events: readonly (JsonValue | ReplaySseEvent)[]; readonly namedEvents?: boolean; readonly done?: boolean }
+  | {
+      readonly kind: 'sse'
+      readonly events: readonly (JsonValue | ReplaySseEvent)[]
+      readonly namedEvents?: boolean
+      readonly done?: boolean
+      /**
+       * Awaited before event `index` is written (0-based; `events.length` before the closing
+       * `[DONE]` and the end of the body): a test holds the stream at a chosen point with it. The
+       * stream stops when the client has gone (it aborted) by then. A gate that rejects ends the
+       * body there, as a cut connection. Absent: every event is written at once.
+       */
+      readonly beforeEvent?: (index: number) => void | Promise<void>
+    }
 
 /** A request the server received; `body` is the parsed JSON (or the raw text when not JSON, `undefined` when empty). */
 export interface RecordedRequest {
@@ -79,7 +91,24 @@ export async function startReplayServer(script: readonly ReplayResponse[] | ((re
       return
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    for (const item of reply.events) res.write(sseFrame(item, reply.namedEvents === true))
+    const gate = reply.beforeEvent
+    if (gate === undefined) {
+      for (const item of reply.events) res.write(sseFrame(item, reply.namedEvents === true))
+      if (reply.done === true) res.write('data: [DONE]\n\n')
+      res.end()
+      return
+    }
+    res.flushHeaders()
+    try {
+      for (let i = 0; i <= reply.events.length; i++) {
+        await gate(i)
+        if (res.destroyed) return
+        if (i < reply.events.length) res.write(sseFrame(reply.events[i] as JsonValue | ReplaySseEvent, reply.namedEvents === true))
+      }
+    } catch {
+      res.destroy()
+      return
+    }
     if (reply.done === true) res.write('data: [DONE]\n\n')
     res.end()
   }

@@ -26,3 +26,31 @@ test('answers in script order, frames SSE as scripted, records requests, and 500
     await server.close()
   }
 })
+
+test('beforeEvent is awaited before each event and before the end; a rejection cuts the body there', async () => {
+  const seen: number[] = []
+  const server = await startReplayServer([
+    { kind: 'sse', events: [{ n: 1 }, { n: 2 }], done: true, beforeEvent: (index) => void seen.push(index) },
+    { kind: 'sse', events: [{ n: 1 }, { n: 2 }], done: true, beforeEvent: (index) => (index === 1 ? Promise.reject(new Error('cut')) : undefined) },
+  ])
+  try {
+    expect(await (await fetch(server.origin)).text()).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: [DONE]\n\n')
+    expect(seen).toEqual([0, 1, 2])
+    const cut = await fetch(server.origin)
+    const reader = cut.body!.getReader()
+    let text = ''
+    const failure = await (async () => {
+      try {
+        for (let r = await reader.read(); !r.done; r = await reader.read()) text += new TextDecoder().decode(r.value)
+        return 'ended'
+      } catch {
+        return 'connection cut'
+      }
+    })()
+    // The client sees the connection fail (what it had buffered may be dropped with it), never a normal end.
+    expect(failure).toBe('connection cut')
+    expect(text.includes('[DONE]')).toBe(false)
+  } finally {
+    await server.close()
+  }
+})

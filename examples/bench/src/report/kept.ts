@@ -89,3 +89,13 @@ export function carryKeptSections(report: string, old: string): string {
   }
   return doc
 }
+
+/**
+ * `doc` with `block` (a section a run measured now) in place of its block of the same name, or
+ * inserted before `## Optimisations` (else appended) when `doc` has none. Pure.
+ */
+export function spliceSection(doc: string, block: KeptBlock): string {
+  const current = findBlocks(doc).find((b) => b.name === block.name)
+  if (current !== undefined) return doc.slice(0, current.from) + block.text + doc.slice(current.to)
+  return insertBefore(doc, undefined, block.text)
+}

@@ -90,6 +90,8 @@ interface Block {
   thinking: string
   signature: string
   text: string
+  /** Whether its `content_block_stop` arrived. */
+  stopped?: boolean
 }
 
 /**
@@ -176,6 +178,11 @@ export class AnthropicStreamAccumulator {
         block.parts.push(delta.partial_json)
         return
       }
+      case 'content_block_stop': {
+        const block = typeof event.index === 'number' ? this.#current.get(event.index) : undefined
+        if (block) block.stopped = true
+        return
+      }
       case 'message_delta':
         if (typeof event.delta?.stop_reason === 'string') this.#stop = event.delta.stop_reason
         return
@@ -185,6 +192,18 @@ export class AnthropicStreamAccumulator {
       default:
         return
     }
+  }
+
+  /**
+   * How many leading `tool_use` blocks (in the order {@link result} lists the calls) have
+   * arguments that can no longer change: those whose `content_block_stop` arrived. Used by
+   * `executeToolStream` to start a call while the model still streams the rest.
+   */
+  readyCalls(): number {
+    const calls = [...this.#blocks].sort((a, b) => a.index - b.index).filter((b) => b.block.type === 'tool_use')
+    let n = 0
+    while (n < calls.length && (calls[n] as Block).stopped === true) n++
+    return n
   }
 
   /** The parse result for everything pushed so far. */

@@ -56,6 +56,10 @@ export class GeminiStreamAccumulator {
   #finish: string | undefined
   #finishMessage: string | undefined
   #blocked: string | undefined
+  /** Calls seen (a `willContinue` chain counts once), those complete, and whether a chain is open. */
+  #calls = 0
+  #ready = 0
+  #open = false
 
   constructor(options: GeminiParseOptions = {}) {
     this.#options = options
@@ -68,9 +72,30 @@ export class GeminiStreamAccumulator {
     const candidates = Array.isArray(chunk?.candidates) ? chunk.candidates : []
     const candidate = candidates.find((c, i) => (typeof c?.index === 'number' ? c.index : i) === wanted)
     if (!candidate) return
-    for (const part of Array.isArray(candidate.content?.parts) ? candidate.content.parts : []) this.#parts.push(part)
+    for (const part of Array.isArray(candidate.content?.parts) ? candidate.content.parts : []) {
+      this.#parts.push(part)
+      this.#count(part)
+    }
     if (typeof candidate.finishReason === 'string') this.#finish = candidate.finishReason
     if (typeof candidate.finishMessage === 'string') this.#finishMessage = candidate.finishMessage
+  }
+
+  #count(part: GeminiPartWire): void {
+    const call = part?.functionCall
+    if (!call || typeof call !== 'object') return
+    if (!this.#open) this.#calls++
+    this.#open = call.willContinue === true
+    if (!this.#open) this.#ready = this.#calls
+  }
+
+  /**
+   * How many leading calls (in the order {@link result} lists them) have arguments that can no
+   * longer change: each `functionCall` part carries whole arguments, so every call but one still
+   * announcing more parts (`willContinue: true`). Used by `executeToolStream` to start a call
+   * while the model still streams the rest.
+   */
+  readyCalls(): number {
+    return this.#ready
   }
 
   /**

@@ -117,6 +117,8 @@ interface ChatStreamEntry {
   name: string
   readonly parts: string[]
   object?: JsonValue
+  /** Whether `readyCalls` found its arguments complete JSON (forgotten when more of them arrives). */
+  settled?: boolean
 }
 
 /**
@@ -219,6 +221,7 @@ export class OpenAIChatStreamAccumulator {
     if (entry.name === '' && name !== undefined) entry.name = name
     if (typeof fn?.arguments === 'string') entry.parts.push(fn.arguments)
     else if (fn?.arguments !== undefined && fn.arguments !== null) entry.object = fn.arguments
+    if (fn?.arguments !== undefined && fn.arguments !== '') entry.settled = undefined
   }
 
   #keyOf(fragment: { index?: number; id?: string | null }, chunk: number): number {
@@ -231,6 +234,27 @@ export class OpenAIChatStreamAccumulator {
     }
     this.#issues.push({ pointer: `/chunks/${chunk}/tool_calls`, message: 'fragment without index or id; appended to the most recent call' })
     return this.#lastKey ?? 0
+  }
+
+  /**
+   * How many leading calls (in the order {@link result} lists them) have arguments that can no
+   * longer change: a call is settled once a later call began (the next `index`, or a new call at
+   * its index) and its argument text is complete JSON (or it came as an object); after a
+   * `finish_reason` every call is. Used by `executeToolStream` to start a call while the model
+   * still streams the rest; a call still being written never counts.
+   */
+  readyCalls(): number {
+    const entries = this.#entries.every((e) => e.key >= 0) ? [...this.#entries].sort((a, b) => a.key - b.key) : this.#entries
+    const last = this.#finish === undefined ? entries.length - 1 : entries.length
+    let n = 0
+    while (n < last) {
+      const entry = entries[n] as ChatStreamEntry
+      // Judged once per call (its text is joined again only if more of it arrived since).
+      entry.settled ??= entry.parts.length === 0 ? entry.object !== undefined : classifyArguments(entry.parts.join('')) === 'complete'
+      if (!entry.settled) break
+      n++
+    }
+    return n
   }
 
   /** The parse result for everything pushed so far. */

@@ -199,6 +199,19 @@ export class OpenAIResponsesStreamAccumulator {
     return entry
   }
 
+  /**
+   * How many leading calls (in the order {@link result} lists them) have arguments that can no
+   * longer change: those whose `response.function_call_arguments.done` or
+   * `response.output_item.done` arrived. Used by `executeToolStream` to start a call while the
+   * model still streams the rest.
+   */
+  readyCalls(): number {
+    const entries = [...this.#entries].sort((a, b) => a.key - b.key)
+    let n = 0
+    while (n < entries.length && ((entries[n] as StreamEntry).done !== undefined || (entries[n] as StreamEntry).final !== undefined)) n++
+    return n
+  }
+
   /** The parse result for everything pushed so far. */
   result(): ParsedToolCalls {
     const issues: ParseIssue[] = [...this.#issues]
