@@ -39,6 +39,7 @@ import { BatchSuspendControl } from '../suspend/control'
 import { checkDecision, escapePointer, type createSuspension, type Suspension } from '../suspend/suspension'
 import { SuspensionError, type BatchOutcome, type ResumeDecision, type StatePayload, type SuspendedState } from '../suspend/types'
 import { duplicateNameError, registerToolGroup, type GroupHost } from './group'
+import { applyBatchBudget } from '../budget/apply'
 
 const NEVER_ABORTED = new AbortController().signal
 
@@ -662,6 +663,8 @@ export class ToolRegistry extends Service {
     this._observe(scope, 'tools/batch-start', [event])
     let results = await executor.execute(input)
     results = Object.isFrozen(results) ? results : Object.freeze([...results])
+    const budget = this._host.config.resultBudget
+    if (budget !== undefined && budget.batchMaxChars !== 0) results = applyBatchBudget(results, budget)
     this._observe(scope, 'tools/batch-end', [event, results])
     return results
   }
