@@ -35,10 +35,11 @@ export interface ResultPage {
  * `\n[characters 2,000–12,000 of 200,000; call read_result with offset 12000 to read on]`, or
  * `… of 200,000; end of result]` on the last page. Concurrency-safe.
  *
- * Failures are `INVALID_ARGS` naming the field: `/handle "res_x" is unknown or expired (a stored
- * result is kept for a limited time; run the original tool again)` and `/offset 250000 is past the
- * end of the result (200,000 characters)`; the schema rejects a negative offset or a length out of
- * range with the usual `INVALID_ARGS` text.
+ * Failures are `INVALID_ARGS` naming the field, as schema violations do: `Invalid arguments for tool
+ * "read_result": /handle: "res_x" is unknown or expired (a stored result is kept for a limited time;
+ * run the original tool again)`, `…: /offset: 250000 is past the end of the result (200,000
+ * characters)`, and from the schema `…: /offset: must be >= 0`, `…: /length: must be >= 1`,
+ * `…: /length: must be <= 20000`.
  */
 export function readResultTool(store: ResultStore, options: ReadResultToolOptions = {}): ToolDefinition<JsonObject, JsonValue> {
   const name = options.name ?? 'read_result'
@@ -67,9 +68,9 @@ export function readResultTool(store: ResultStore, options: ReadResultToolOption
       const offset = (args.offset as number | undefined) ?? 0
       const length = (args.length as number | undefined) ?? DEFAULT_READ_RESULT_CHARS
       const entry = await store.get(handle)
-      if (entry === undefined) throw new ToolError('INVALID_ARGS', `Invalid arguments for tool ${quoteText(name)}: /handle ${JSON.stringify(handle)} is unknown or expired (a stored result is kept for a limited time; run the original tool again)`)
+      if (entry === undefined) throw new ToolError('INVALID_ARGS', `Invalid arguments for tool ${quoteText(name)}: /handle: ${JSON.stringify(handle)} is unknown or expired (a stored result is kept for a limited time; run the original tool again)`)
       const total = entry.text.length
-      if (offset > total || (offset === total && total > 0)) throw new ToolError('INVALID_ARGS', `Invalid arguments for tool ${quoteText(name)}: /offset ${offset} is past the end of the result (${total.toLocaleString('en-US')} characters)`)
+      if (offset > total || (offset === total && total > 0)) throw new ToolError('INVALID_ARGS', `Invalid arguments for tool ${quoteText(name)}: /offset: ${offset} is past the end of the result (${total.toLocaleString('en-US')} characters)`)
       let end = Math.min(total, offset + length)
       // Never end a page inside a surrogate pair (the next page starts with the whole pair).
       if (end < total && end > offset + 1) {

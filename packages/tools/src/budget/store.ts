@@ -46,6 +46,8 @@ export interface MemoryResultStoreOptions {
 
 /** The in-memory store's extras beside {@link ResultStore}. */
 export interface MemoryResultStore extends ResultStore {
+  /** As {@link ResultStore.get}, synchronously (refreshes the entry's recency). */
+  get(handle: string): ResultStoreEntry | undefined
   /** Bytes held now (2 per UTF-16 code unit). */
   readonly bytes: number
   /** Entries held now. */

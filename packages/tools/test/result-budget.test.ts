@@ -1,0 +1,352 @@
+/**
+ * Result budgets: a tool's own budget and the registry's per-tool and per-batch budgets cut the
+ * model-facing text with an exact marker naming a store handle; the value stays whole; the
+ * in-memory store keeps, refreshes and evicts by bytes; `read_result` pages through a stored
+ * result back to the exact text, and names the field of a bad handle, offset or length.
+ */
+import { afterEach, describe, expect, test } from 'vitest'
+import fc from 'fast-check'
+import { Context } from 'cordis'
+import {
+  allocateBudget,
+  budgetMarker,
+  createMemoryResultStore,
+  defineTool,
+  estimateTokens,
+  readResultTool,
+  ToolRegistry,
+  ToolRegistrationError,
+  type ResultStore,
+  type ToolRegistryConfig,
+  type ToolResult,
+} from '@deepseek-ai/dsh-tools'
+import { toAnthropicToolResultMessage, toOpenAIChatToolMessages } from '@deepseek-ai/dsh-tool-executor-native'
+import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.dispose()
+  h = undefined
+})
+
+/** 200,000 characters without line breaks: `0123456789` repeated. */
+const BIG = '0123456789'.repeat(20_000)
+
+const logs = defineTool({
+  name: 'logs',
+  description: 'Return a long log.',
+  parameters: {},
+  execute: () => BIG,
+  resultBudget: { maxChars: 2_000 },
+})
+
+const texts = (r: ToolResult | undefined): string[] => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`))
+
+function handleOf(r: ToolResult | undefined): string {
+  const handle = r?.meta?.cut?.handle
+  if (handle === undefined) throw new Error('the result was not cut')
+  return handle
+}
+
+describe('a tool with its own budget', () => {
+  test('is cut at its budget with the exact marker; the value, the meta and the store keep the whole', async () => {
+    const store = createMemoryResultStore()
+    h = await createHarness({ registry: { resultBudget: { store, readTool: 'read_result' } } })
+    h.ctx.tools.register(logs)
+    const [r] = await h.execute([call('logs', {}, 'c1')])
+    const handle = handleOf(r)
+    expect(handle).toMatch(/^res_[0-9a-f]{16}$/)
+    expect(texts(r)).toEqual([
+      BIG.slice(0, 2_000),
+      `[Result cut by its budget: showing characters 0–2,000 of 200,000 (≈500 of ≈50,000 tokens). The full result is stored under handle "${handle}". To read on, call read_result with {"handle":"${handle}","offset":2000,"length":2000}.]`,
+    ])
+    expect(r?.isError === false ? r.value : undefined).toBe(BIG)
+    expect(r?.meta).toEqual({ toolName: 'logs', cut: { handle, shownChars: 2_000, totalChars: 200_000 } })
+    expect(Object.isFrozen(r?.meta?.cut)).toBe(true)
+    expect(await store.get(handle)).toEqual({ text: BIG, callId: 'c1', toolName: 'logs' })
+  })
+
+  test('without a paging tool the marker names the handle and says it cannot be paged', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(logs)
+    const [r] = await h.execute([call('logs', {}, 'c1')])
+    const handle = handleOf(r)
+    expect(texts(r)[1]).toBe(
+      `[Result cut by its budget: showing characters 0–2,000 of 200,000 (≈500 of ≈50,000 tokens). The full result is stored under handle "${handle}". The application can retrieve it; it cannot be paged here.]`,
+    )
+  })
+
+  test('a result within its budget is untouched (no handle, nothing stored), even over contentLimits.maxChars', async () => {
+    const store = createMemoryResultStore()
+    h = await createHarness({ registry: { contentLimits: { maxChars: 100 }, resultBudget: { store } } })
+    h.ctx.tools.register(defineTool({ name: 'mid', description: 'd', parameters: {}, execute: () => 'x'.repeat(1_500), resultBudget: { maxChars: 2_000 } }))
+    const [r] = await h.execute([call('mid', {}, 'c1')])
+    expect(texts(r)).toEqual(['x'.repeat(1_500)])
+    expect(r?.meta).toEqual({ toolName: 'mid' })
+    expect(store.size).toBe(0)
+  })
+
+  test('contentLimits.maxLines still cuts a budgeted result first when it comes first, with the budget marker', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxLines: 3 } } })
+    h.ctx.tools.register(defineTool({ name: 'lines', description: 'd', parameters: {}, execute: () => 'a\nb\nc\nd\ne', resultBudget: { maxChars: 1_000 } }))
+    const [r] = await h.execute([call('lines', {}, 'c1')])
+    expect(texts(r)[0]).toBe('a\nb\nc')
+    expect(r?.meta?.cut).toEqual({ handle: handleOf(r), shownChars: 5, totalChars: 9 })
+  })
+
+  test('a tool without a budget keeps the contentLimits cap and its marker exactly as before', async () => {
+    h = await createHarness({ registry: { contentLimits: { maxChars: 10 } } })
+    h.ctx.tools.register(defineTool({ name: 'plain', description: 'd', parameters: {}, execute: () => 'y'.repeat(30) }))
+    const [r] = await h.execute([call('plain', {}, 'c1')])
+    expect(texts(r)).toEqual(['yyyyyyyyyy\n[output truncated: showing 10 of 30 characters (1 line); request a narrower range or page to see the rest]'])
+    expect(r?.meta).toEqual({ toolName: 'plain' })
+  })
+
+  test('the registry toolMaxChars budgets every tool without its own; a tool budget wins', async () => {
+    h = await createHarness({ registry: { resultBudget: { toolMaxChars: 50 } } })
+    h.ctx.tools.register(defineTool({ name: 'a', description: 'd', parameters: {}, execute: () => 'a'.repeat(80) }))
+    h.ctx.tools.register(defineTool({ name: 'b', description: 'd', parameters: {}, execute: () => 'b'.repeat(80), resultBudget: { maxChars: 70 } }))
+    const [a, b] = await h.execute([call('a', {}, 'c1'), call('b', {}, 'c2')])
+    expect([texts(a)[0], texts(b)[0]]).toEqual(['a'.repeat(50), 'b'.repeat(70)])
+    expect([a?.meta?.cut?.shownChars, b?.meta?.cut?.shownChars]).toEqual([50, 70])
+  })
+
+  test('text blocks are cut in order, the joining line break counts as a character, images stay', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(
+      defineTool({
+        name: 'blocks',
+        description: 'd',
+        parameters: {},
+        output: { schema: { type: 'string' }, render: () => [{ type: 'text', text: 'abcde' }, { type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: 'fghij' }] },
+        execute: () => 'v',
+        resultBudget: { maxChars: 8 },
+      }),
+    )
+    const [r] = await h.execute([call('blocks', {}, 'c1')])
+    expect(texts(r).slice(0, 3)).toEqual(['abcde', '[image]', 'fg'])
+    expect(r?.meta?.cut).toEqual({ handle: handleOf(r), shownChars: 8, totalChars: 11 })
+  })
+})
+
+describe('the per-batch budget', () => {
+  test('max-min fair shares: a small result is whole, the large ones split the rest evenly', async () => {
+    h = await createHarness({ registry: { resultBudget: { batchMaxChars: 6_000, readTool: 'read_result' } } })
+    h.ctx.tools.register(defineTool({ name: 'sized', description: 'd', parameters: { n: { type: 'integer', required: true } }, execute: ({ n }) => 'z'.repeat(n), isConcurrencySafe: () => true }))
+    const results = await h.execute([call('sized', { n: 100 }, 'c1'), call('sized', { n: 5_000 }, 'c2'), call('sized', { n: 20_000 }, 'c3')])
+    expect(results.map((r) => texts(r)[0]!.length)).toEqual([100, 2_950, 2_950])
+    expect(results.map((r) => r.meta?.cut?.shownChars)).toEqual([undefined, 2_950, 2_950])
+    const handle = handleOf(results[2])
+    expect(texts(results[2])[1]).toBe(
+      `[Result cut by its budget: showing characters 0–2,950 of 20,000 (≈738 of ≈5,000 tokens). The full result is stored under handle "${handle}". To read on, call read_result with {"handle":"${handle}","offset":2950,"length":2950}.]`,
+    )
+    expect(results.map((r) => (r.isError ? -1 : (r.value as string).length))).toEqual([100, 5_000, 20_000])
+  })
+
+  test('the cut is the same whatever order the calls complete in', async () => {
+    const run = async (releaseOrder: readonly number[]): Promise<string[][]> => {
+      const gates = new Map<number, () => void>()
+      const started: Promise<void>[] = []
+      const ready = [0, 1, 2, 3].map(() => {
+        let resolve!: () => void
+        started.push(new Promise<void>((r) => (resolve = r)))
+        return resolve
+      })
+      const harness = await createHarness({ registry: { resultBudget: { batchMaxChars: 1_000 } } })
+      try {
+        harness.ctx.tools.register(
+          defineTool({
+            name: 'gated',
+            description: 'd',
+            parameters: { i: { type: 'integer', required: true }, n: { type: 'integer', required: true } },
+            isConcurrencySafe: () => true,
+            execute: ({ i, n }) =>
+              new Promise<string>((resolve) => {
+                gates.set(i, () => resolve(String.fromCharCode(97 + i).repeat(n)))
+                ready[i]!()
+              }),
+          }),
+        )
+        const sizes = [300, 900, 50, 2_000]
+        const pending = harness.execute(sizes.map((n, i) => call('gated', { i, n }, `c${i}`)))
+        await Promise.all(started)
+        for (const i of releaseOrder) gates.get(i)!()
+        const results = await pending
+        return results.map((r) => texts(r).map((t) => t.replace(/res_[0-9a-f]{16}/g, 'res_H')))
+      } finally {
+        await harness.dispose()
+      }
+    }
+    const inOrder = await run([0, 1, 2, 3])
+    expect(inOrder.map((t) => t[0]!.length)).toEqual([300, 325, 50, 325])
+    expect(await run([3, 2, 1, 0])).toEqual(inOrder)
+    expect(await run([2, 0, 3, 1])).toEqual(inOrder)
+  })
+
+  test('a result its tool budget cut already keeps its handle and gets a new marker; failures are not counted', async () => {
+    const store = createMemoryResultStore()
+    h = await createHarness({ registry: { resultBudget: { batchMaxChars: 1_000, store } } })
+    h.ctx.tools.register(logs)
+    const [bad, r] = await h.execute([call('nope', {}, 'c0'), call('logs', {}, 'c1')])
+    expect(bad?.isError).toBe(true)
+    const handle = handleOf(r)
+    expect(texts(r)).toEqual([
+      BIG.slice(0, 1_000),
+      `[Result cut by its budget: showing characters 0–1,000 of 200,000 (≈250 of ≈50,000 tokens). The full result is stored under handle "${handle}". The application can retrieve it; it cannot be paged here.]`,
+    ])
+    expect(r?.meta?.cut).toEqual({ handle, shownChars: 1_000, totalChars: 200_000 })
+    expect(store.size).toBe(1)
+  })
+
+  test('allocateBudget: shares never exceed sizes, sum to min(budget, total), do not depend on order, and give every cut result at least an equal share', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat({ max: 10_000 }), { minLength: 1, maxLength: 12 }), fc.nat({ max: 30_000 }), (sizes, budget) => {
+        const shares = allocateBudget(sizes, budget)
+        const total = sizes.reduce((a, b) => a + b, 0)
+        expect(shares.every((s, i) => s >= 0 && s <= sizes[i]!)).toBe(true)
+        expect(shares.reduce((a, b) => a + b, 0)).toBe(Math.min(budget, total))
+        for (let i = 0; i < sizes.length; i++) if (shares[i]! < sizes[i]!) expect(shares[i]).toBeGreaterThanOrEqual(Math.floor(budget / sizes.length))
+        // Reversing the calls reverses the shares of distinct sizes (ties go by call order).
+        if (new Set(sizes).size === sizes.length) expect(allocateBudget([...sizes].reverse(), budget)).toEqual([...shares].reverse())
+      }),
+    )
+  })
+})
+
+describe('the in-memory store', () => {
+  test('put and get; least recently used entries are evicted by bytes; too large an entry is not kept', () => {
+    const store = createMemoryResultStore({ maxBytes: 100 })
+    const a = store.put({ text: 'a'.repeat(20), callId: 'c1', toolName: 't' })
+    const b = store.put({ text: 'b'.repeat(20), callId: 'c2', toolName: 't' })
+    expect([store.size, store.bytes]).toEqual([2, 80])
+    expect(store.get(a)).toEqual({ text: 'a'.repeat(20), callId: 'c1', toolName: 't' })
+    const c = store.put({ text: 'c'.repeat(20), callId: 'c3', toolName: 't' })
+    expect([store.get(a) !== undefined, store.get(b), store.get(c) !== undefined]).toEqual([true, undefined, true])
+    expect([store.size, store.bytes]).toEqual([2, 80])
+    const huge = store.put({ text: 'h'.repeat(51), callId: 'c4', toolName: 't' })
+    expect([store.get(huge), store.size]).toEqual([undefined, 2])
+    store.delete(a)
+    expect([store.get(a), store.size, store.bytes]).toEqual([undefined, 1, 40])
+  })
+
+  test('entries expire ttlMs after put', () => {
+    let now = 1_000
+    const store = createMemoryResultStore({ ttlMs: 50, now: () => now })
+    const a = store.put({ text: 'x', callId: 'c1', toolName: 't' })
+    now = 1_050
+    expect(store.get(a)?.text).toBe('x')
+    now = 1_051
+    expect([store.get(a), store.size]).toEqual([undefined, 0])
+  })
+
+  test('bad options name the option', () => {
+    expect(() => createMemoryResultStore({ maxBytes: 0 })).toThrow(new RangeError('createMemoryResultStore: maxBytes must be a positive integer, got 0'))
+    expect(() => createMemoryResultStore({ ttlMs: 1.5 })).toThrow(new RangeError('createMemoryResultStore: ttlMs must be a positive integer, got 1.5'))
+  })
+})
+
+describe('read_result', () => {
+  /** 30,000 characters with astral characters (2 code units each) across the budget's and a page's end. */
+  const EMOJI = `${'x'.repeat(9_999)}😀${'y'.repeat(9_997)}😀${'z'.repeat(10_000)}`
+
+  async function paged(store: ResultStore): Promise<Harness> {
+    const harness = await createHarness({ registry: { resultBudget: { store, readTool: 'read_result' } } })
+    harness.ctx.tools.register(readResultTool(store))
+    harness.ctx.tools.register(defineTool({ name: 'emoji', description: 'd', parameters: {}, execute: () => EMOJI, resultBudget: { maxChars: 10_000 } }))
+    return harness
+  }
+
+  test('paging from the marker offset through to the end reconstructs the text exactly', async () => {
+    const store = createMemoryResultStore()
+    h = await paged(store)
+    const [first] = await h.execute([call('emoji', {}, 'c1')])
+    const handle = handleOf(first)
+    // The budget does not split the pair at 9,999–10,000: the first page ends before it.
+    expect(first?.meta?.cut?.shownChars).toBe(9_999)
+    let text = texts(first)[0]!
+    let offset: number | null = first!.meta!.cut!.shownChars
+    const pages: string[] = []
+    while (offset !== null) {
+      const [page] = await h.execute([call('read_result', { handle, offset, length: 10_000 }, `p${pages.length}`)])
+      if (page?.isError !== false) throw new Error(texts(page).join())
+      const v = page.value as { text: string; nextOffset: number | null }
+      text += v.text
+      pages.push(texts(page)[0]!.slice(v.text.length))
+      offset = v.nextOffset
+    }
+    expect(text).toBe(EMOJI)
+    // The second page ends before the pair at 19,998–19,999 too.
+    expect(pages).toEqual([
+      '\n[characters 9,999–19,998 of 30,000; call read_result with offset 19998 to read on]',
+      '\n[characters 19,998–29,998 of 30,000; call read_result with offset 29998 to read on]',
+      '\n[characters 29,998–30,000 of 30,000; end of result]',
+    ])
+  })
+
+  test('bad handle, offset and length fail INVALID_ARGS naming the field', async () => {
+    const store = createMemoryResultStore()
+    h = await paged(store)
+    const [first] = await h.execute([call('emoji', {}, 'c1')])
+    const handle = handleOf(first)
+    const results = await h.execute([
+      call('read_result', { handle: 'res_0000000000000000' }, 'e1'),
+      call('read_result', { handle, offset: 30_000 }, 'e2'),
+      call('read_result', { handle, offset: -1 }, 'e3'),
+      call('read_result', { handle, length: 0 }, 'e4'),
+      call('read_result', { handle, length: 20_001 }, 'e5'),
+    ])
+    expect(results.map((r) => (r.isError ? r.error.info.code : 'ok'))).toEqual(Array<string>(5).fill('INVALID_ARGS'))
+    expect(results.map((r) => (r.isError ? r.error.message : ''))).toEqual([
+      'Invalid arguments for tool "read_result": /handle: "res_0000000000000000" is unknown or expired (a stored result is kept for a limited time; run the original tool again)',
+      'Invalid arguments for tool "read_result": /offset: 30000 is past the end of the result (30,000 characters)',
+      'Invalid arguments for tool "read_result": /offset: must be >= 0',
+      'Invalid arguments for tool "read_result": /length: must be >= 1',
+      'Invalid arguments for tool "read_result": /length: must be <= 20000',
+    ])
+  })
+})
+
+describe('configuration', () => {
+  const start = (config: unknown): Promise<unknown> => Promise.resolve(new Context().plugin(ToolRegistry, config as ToolRegistryConfig))
+
+  test('registry errors name the field by JSON pointer', async () => {
+    await expect(start({ resultBudget: { batchMaxChars: -1 } })).rejects.toThrow(new RangeError('tools config: /resultBudget/batchMaxChars must be a non-negative integer (0 disables it), got -1'))
+    await expect(start({ resultBudget: { toolMaxChars: '9' } })).rejects.toThrow(new RangeError('tools config: /resultBudget/toolMaxChars must be a non-negative integer (0 disables it), got "9"'))
+    await expect(start({ resultBudget: { batchMaxChar: 5 } })).rejects.toThrow(
+      new RangeError('tools config: /resultBudget/batchMaxChar is not a known option (expected toolMaxChars, batchMaxChars, store, readTool; did you mean "batchMaxChars"?)'),
+    )
+    await expect(start({ resultBudget: { store: {} } })).rejects.toThrow(new RangeError('tools config: /resultBudget/store must be a ResultStore with a put() method, got an object'))
+    await expect(start({ resultBudget: { readTool: '' } })).rejects.toThrow(new RangeError('tools config: /resultBudget/readTool must be a tool name (the paging tool\'s, e.g. "read_result"), got ""'))
+    await expect(start({ resultBudget: 5 })).rejects.toThrow(new RangeError('tools config: /resultBudget must be an object, got 5'))
+  })
+
+  test('a tool budget is checked at registration, naming the tool and the pointer', async () => {
+    h = await createHarness()
+    const bad = (resultBudget: unknown) => () => h!.ctx.tools.register({ ...logs, resultBudget } as unknown as typeof logs)
+    const error = (pointer: string, problem: string) => new ToolRegistrationError(`Cannot register tool "logs": ${pointer} ${problem}`, { toolName: 'logs', pointer })
+    expect(bad({ maxChars: 0 })).toThrow(error('/resultBudget/maxChars', 'must be a positive integer of characters, got 0'))
+    expect(bad({ maxChar: 5 })).toThrow(error('/resultBudget/maxChar', 'is not a known option (expected "maxChars")'))
+    expect(bad(7)).toThrow(error('/resultBudget', 'must be an object { maxChars }, got 7'))
+  })
+})
+
+describe('what reaches the model', () => {
+  test('provider result messages carry the cut content and its marker', async () => {
+    h = await createHarness()
+    h.ctx.tools.register(logs)
+    const calls = [{ callId: 'c1', name: 'logs', arguments: '{}' }]
+    const results = await h.execute(calls)
+    const marker = texts(results[0])[1]!
+    expect(toOpenAIChatToolMessages(calls, results)).toEqual([{ role: 'tool', tool_call_id: 'c1', content: `${BIG.slice(0, 2_000)}\n${marker}` }])
+    const anthropic = toAnthropicToolResultMessage(calls, results)
+    expect(JSON.stringify(anthropic)).toContain(JSON.stringify(marker))
+    expect(JSON.stringify(anthropic)).not.toContain(BIG.slice(0, 2_001))
+  })
+
+  test('estimateTokens is characters over four, rounded up; budgetMarker as documented', () => {
+    expect([estimateTokens(0), estimateTokens(1), estimateTokens(4), estimateTokens(5), estimateTokens(200_000)]).toEqual([0, 1, 1, 2, 50_000])
+    expect(budgetMarker({ shownChars: 10, totalChars: 15, handle: 'res_h', readTool: 'more', pageChars: 1_000 })).toBe(
+      '[Result cut by its budget: showing characters 0–10 of 15 (≈3 of ≈4 tokens). The full result is stored under handle "res_h". To read on, call more with {"handle":"res_h","offset":10,"length":5}.]',
+    )
+  })
+})
