@@ -22,6 +22,7 @@ import {
 } from '@deepseek-ai/dsh-tools'
 import { toAnthropicToolResultMessage, toOpenAIChatToolMessages } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { createPtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -303,6 +304,25 @@ describe('read_result', () => {
       'Invalid arguments for tool "read_result": /length: must be >= 1',
       'Invalid arguments for tool "read_result": /length: must be <= 20000',
     ])
+  })
+})
+
+describe('PTC', () => {
+  test('a program sees the whole value of a budgeted tool; run_code\'s own output is budgeted like any tool', async () => {
+    const store = createMemoryResultStore()
+    h = await createHarness({ executor: createPtcExecutor(), registry: { resultBudget: { toolMaxChars: 300, store } } })
+    h.ctx.tools.register(logs)
+    const program = 'const s = await tools.logs({}); return `length ${s.length}, ends ${s.slice(-3)}`'
+    const [r] = await h.execute([call('run_code', { code: program, description: 'measure the log' }, 'p1')])
+    expect(r?.isError).toBe(false)
+    expect(texts(r).join('\n')).toContain('length 200000, ends 789')
+    // The sub-call was never cut, so nothing was stored for it.
+    expect(store.size).toBe(0)
+    const [big] = await h.execute([call('run_code', { code: 'return "q".repeat(5000)', description: 'print a lot' }, 'p2')])
+    const handle = handleOf(big)
+    expect(big?.meta?.cut).toEqual({ handle, shownChars: 300, totalChars: store.get(handle)!.text.length })
+    expect(store.get(handle)!.text).toContain('q'.repeat(5_000))
+    expect(texts(big).at(-1)).toMatch(/^\[Result cut by its budget: showing characters 0–300 of /)
   })
 })
 
