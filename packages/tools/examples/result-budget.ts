@@ -32,7 +32,8 @@ if (result === undefined || result.isError) throw new Error('build_log failed')
 const { handle, shownChars, totalChars } = result.meta!.cut!
 const shown = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n')
 console.log(`model sees ${shown.length} characters (≈${estimateTokens(shown.length)} tokens) of ${totalChars}`)
-console.log(result.content.at(-1)?.type === 'text' ? result.content.at(-1)!.text.replaceAll(handle, '<handle>') : '')
+const marker = result.content.at(-1)
+console.log(marker?.type === 'text' ? marker.text.replaceAll(handle, '<handle>') : '')
 
 // The model follows the marker: read_result from where the cut ended.
 const [page] = await ctx.tools.execute({ calls: [{ callId: 'c2', name: 'read_result', arguments: JSON.stringify({ handle, offset: shownChars, length: 100 }) }] })
