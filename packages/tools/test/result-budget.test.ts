@@ -8,6 +8,7 @@ import { afterEach, describe, expect, test } from 'vitest'
 import fc from 'fast-check'
 import { Context } from 'cordis'
 import {
+  createSuspension,
   allocateBudget,
   budgetMarker,
   createMemoryResultStore,
@@ -23,6 +24,7 @@ import {
 import { toAnthropicToolResultMessage, toOpenAIChatToolMessages } from '@deepseek-ai/dsh-tool-executor-native'
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createPtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
+import { registerAskPolicy, registerSuspendTools, TEST_KEY } from './fixtures/suspend-tools'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -197,6 +199,19 @@ describe('the per-batch budget', () => {
     ])
     expect(r?.meta?.cut).toEqual({ handle, shownChars: 1_000, totalChars: 200_000 })
     expect(store.size).toBe(1)
+  })
+
+  test('a suspended batch: the pending call is neither counted nor cut, the completed ones share the budget', async () => {
+    h = await createHarness({ registry: { resultBudget: { batchMaxChars: 40 } } })
+    registerSuspendTools(h.ctx, [])
+    registerAskPolicy(h.ctx, () => ({ type: 'defer' }))
+    const suspension = createSuspension({ keys: { k1: TEST_KEY }, signWith: 'k1' })
+    const echo = (callId: string, text: string) => ({ callId, name: 'echo', arguments: JSON.stringify({ text }) })
+    const out = await h.tools.executeSuspendable({ calls: [echo('a', 'ask-a'), echo('b', 'x'.repeat(30)), echo('c', 'y'.repeat(30))], suspension })
+    expect(out.status).toBe('suspended')
+    expect(out.results[0]).toBeUndefined()
+    expect(out.results.slice(1).map((r) => texts(r)[0])).toEqual([`echo(${'x'.repeat(15)}`, `echo(${'y'.repeat(15)}`])
+    expect(out.results.slice(1).map((r) => r?.meta?.cut?.totalChars)).toEqual([36, 36])
   })
 
   test('allocateBudget: shares never exceed sizes, sum to min(budget, total), do not depend on order, and give every cut result at least an equal share', () => {

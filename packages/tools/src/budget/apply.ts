@@ -54,10 +54,12 @@ function shown(result: ToolResult): readonly ContentBlock[] {
  * `results` within `budget.batchMaxChars` (non-zero) characters of shown text: each success gets
  * its {@link allocateBudget} share of the budget by the sizes of its shown text; one over its
  * share is cut to it (a result cut by its tool's budget keeps its handle, with a new marker).
- * Failures are neither counted nor cut. Returns `results` itself when everything fits.
+ * Failures (and the pending calls of a suspended batch) are neither counted nor cut. Returns
+ * `results` itself when everything fits.
  */
 export function applyBatchBudget(results: readonly ToolResult[], budget: ResolvedResultBudget): readonly ToolResult[] {
-  const sizes = results.map((r) => (r.isError ? 0 : textChars(shown(r))))
+  // A suspended batch's pending calls have no result yet (`undefined`): neither counted nor cut.
+  const sizes = results.map((r: ToolResult | undefined) => (r === undefined || r.isError ? 0 : textChars(shown(r))))
   let total = 0
   for (const size of sizes) total += size
   if (total <= budget.batchMaxChars) return results
