@@ -229,6 +229,26 @@ describe('the per-batch budget', () => {
   })
 })
 
+describe('no budget', () => {
+  test('a registry with an empty resultBudget config gives the same results as one without', async () => {
+    const batch = [call('plain', {}, 'c1'), call('nope', {}, 'c2'), call('plain', {}, 'c3')]
+    const plain = defineTool({ name: 'plain', description: 'd', parameters: {}, execute: () => 'p'.repeat(30_000) })
+    const outcomes: ToolResult[][] = []
+    for (const registry of [undefined, { resultBudget: {} }, { resultBudget: { toolMaxChars: 0, batchMaxChars: 0 } }]) {
+      const harness = await createHarness(registry === undefined ? {} : { registry })
+      try {
+        harness.ctx.tools.register(plain)
+        outcomes.push([...(await harness.execute(batch))])
+      } finally {
+        await harness.dispose()
+      }
+    }
+    expect(outcomes[1]).toEqual(outcomes[0])
+    expect(outcomes[2]).toEqual(outcomes[0])
+    expect(texts(outcomes[0]![0])[0]!.endsWith('[output truncated: showing 25,000 of 30,000 characters (1 line); request a narrower range or page to see the rest]')).toBe(true)
+  })
+})
+
 describe('the in-memory store', () => {
   test('put and get; least recently used entries are evicted by bytes; too large an entry is not kept', () => {
     const store = createMemoryResultStore({ maxBytes: 100 })
@@ -297,6 +317,19 @@ describe('read_result', () => {
       '\n[characters 19,998–29,998 of 30,000; call read_result with offset 29998 to read on]',
       '\n[characters 29,998–30,000 of 30,000; end of result]',
     ])
+  })
+
+  test('the registry toolMaxChars does not cut a page (read_result has its own budget)', async () => {
+    const store = createMemoryResultStore()
+    h = await createHarness({ registry: { resultBudget: { store, readTool: 'read_result', toolMaxChars: 300 } } })
+    h.ctx.tools.register(readResultTool(store))
+    h.ctx.tools.register(logs)
+    const [first] = await h.execute([call('logs', {}, 'c1')])
+    const handle = handleOf(first)
+    const [page] = await h.execute([call('read_result', { handle, offset: 2_000, length: 5_000 }, 'p1')])
+    expect(texts(page)).toEqual([`${BIG.slice(2_000, 7_000)}\n[characters 2,000–7,000 of 200,000; call read_result with offset 7000 to read on]`])
+    expect(page?.meta?.cut).toBeUndefined()
+    expect(store.size).toBe(1)
   })
 
   test('bad handle, offset and length fail INVALID_ARGS naming the field', async () => {

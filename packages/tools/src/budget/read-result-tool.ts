@@ -11,6 +11,9 @@ export const DEFAULT_READ_RESULT_CHARS = 10_000
 /** The longest page one call returns: 20,000 characters (under the default `contentLimits.maxChars`, 25,000). */
 export const MAX_READ_RESULT_CHARS = 20_000
 
+/** Room for a page's footer line in the tool's own budget (names are at most 128 code points). */
+const PAGE_FOOTER_ROOM = 1_000
+
 /** Options of {@link readResultTool}. */
 export interface ReadResultToolOptions {
   /** The tool's name; default `read_result`. Give the same name as `resultBudget.readTool`. */
@@ -33,7 +36,9 @@ export interface ResultPage {
  * result `handle` from `offset` (parameters `handle` string, `offset` integer ≥ 0 default 0,
  * `length` integer 1–20,000 default 10,000). Its content is the page's text followed by
  * `\n[characters 2,000–12,000 of 200,000; call read_result with offset 12000 to read on]`, or
- * `… of 200,000; end of result]` on the last page. Concurrency-safe.
+ * `… of 200,000; end of result]` on the last page. Concurrency-safe. Its own `resultBudget`
+ * (21,000 characters) keeps the registry's `toolMaxChars` from cutting a page; a page of more than
+ * `contentLimits.maxLines` lines is still cut there (ask for a shorter `length`).
  *
  * Failures are `INVALID_ARGS` naming the field, as schema violations do: `Invalid arguments for tool
  * "read_result": /handle: "res_x" is unknown or expired (a stored result is kept for a limited time;
@@ -63,6 +68,8 @@ export function readResultTool(store: ResultStore, options: ReadResultToolOption
       required: ['text', 'offset', 'nextOffset', 'totalChars'],
     },
     isConcurrencySafe: () => true,
+    // Its own budget, above any page and its footer: the registry's `toolMaxChars` never cuts a page.
+    resultBudget: { maxChars: MAX_READ_RESULT_CHARS + PAGE_FOOTER_ROOM },
     async execute(args) {
       const handle = args.handle as string
       const offset = (args.offset as number | undefined) ?? 0
