@@ -69,6 +69,15 @@ describe('a tool with its own budget', () => {
     expect(await store.get(handle)).toEqual({ text: BIG, callId: 'c1', toolName: 'logs' })
   })
 
+  test('the suggested page length stays within read_result\'s limit (20,000) and at least 1,000', async () => {
+    h = await createHarness({ registry: { resultBudget: { readTool: 'read_result' } } })
+    h.ctx.tools.register(defineTool({ name: 'wide', description: 'd', parameters: {}, execute: () => BIG, resultBudget: { maxChars: 30_000 } }))
+    h.ctx.tools.register(defineTool({ name: 'narrow', description: 'd', parameters: {}, execute: () => BIG, resultBudget: { maxChars: 10 } }))
+    const [wide, narrow] = await h.execute([call('wide', {}, 'c1'), call('narrow', {}, 'c2')])
+    expect(texts(wide)[1]).toContain(`{"handle":"${handleOf(wide)}","offset":30000,"length":20000}`)
+    expect(texts(narrow)[1]).toContain(`{"handle":"${handleOf(narrow)}","offset":10,"length":1000}`)
+  })
+
   test('without a paging tool the marker names the handle and says it cannot be paged', async () => {
     h = await createHarness()
     h.ctx.tools.register(logs)

@@ -8,8 +8,9 @@ import { cutPoint, fullText, keepPrefix, textChars } from './cut'
 import { budgetMarker } from './marker'
 import type { ResolvedResultBudget, ResultCut } from './types'
 import { createMemoryResultStore } from './store'
+import { MAX_READ_RESULT_CHARS } from './read-result-tool'
 
-/** The smallest `length` a marker suggests for the next page. */
+/** The smallest `length` a marker suggests for the next page (the largest is `read_result`'s limit, {@link MAX_READ_RESULT_CHARS}). */
 const MIN_PAGE_CHARS = 1_000
 
 let fallback: ResolvedResultBudget | undefined
@@ -41,7 +42,7 @@ export function cutToBudget(content: readonly ContentBlock[], maxChars: number, 
 }
 
 function cutAt(content: readonly ContentBlock[], keep: number, cut: ResultCut, budget: ResolvedResultBudget, pageChars: number): BudgetOutcome {
-  const marker = budgetMarker({ shownChars: keep, totalChars: cut.totalChars, handle: cut.handle, readTool: budget.readTool, pageChars: Math.max(MIN_PAGE_CHARS, pageChars) })
+  const marker = budgetMarker({ shownChars: keep, totalChars: cut.totalChars, handle: cut.handle, readTool: budget.readTool, pageChars: Math.min(MAX_READ_RESULT_CHARS, Math.max(MIN_PAGE_CHARS, pageChars)) })
   return { content: keepPrefix(content, keep, marker), cut }
 }
 

@@ -14,7 +14,7 @@ export interface BudgetMarkerInput {
   readonly handle: string
   /** The paging tool's name the model may call (`read_result`), or `undefined` when none is offered. */
   readonly readTool: string | undefined
-  /** The `length` the marker suggests for the next page (the budget that cut the result). */
+  /** The `length` the marker suggests for the next page: the budget that cut the result, from 1,000 to 20,000 (`read_result`'s limit). */
   readonly pageChars: number
 }
 
