@@ -78,11 +78,12 @@ describe('a tool with its own budget', () => {
     expect(texts(narrow)[1]).toContain(`{"handle":"${handleOf(narrow)}","offset":10,"length":1000}`)
   })
 
-  test('without a paging tool the marker names the handle and says it cannot be paged', async () => {
+  test('without a paging tool the marker names the handle and says it cannot be paged; the default store has it', async () => {
     h = await createHarness()
     h.ctx.tools.register(logs)
     const [r] = await h.execute([call('logs', {}, 'c1')])
     const handle = handleOf(r)
+    expect((await h.tools.config.resultBudget?.store.get(handle))?.text).toBe(BIG)
     expect(texts(r)[1]).toBe(
       `[Result cut by its budget: showing characters 0–2,000 of 200,000 (≈500 of ≈50,000 tokens). The full result is stored under handle "${handle}". The application can retrieve it; it cannot be paged here.]`,
     )

@@ -4,4 +4,4 @@ export { createMemoryResultStore, DEFAULT_RESULT_STORE_BYTES, type MemoryResultS
 export { allocateBudget } from './allocate'
 export { budgetMarker, type BudgetMarkerInput } from './marker'
 export { readResultTool, DEFAULT_READ_RESULT_CHARS, MAX_READ_RESULT_CHARS, type ReadResultToolOptions, type ResultPage } from './read-result-tool'
-export type { ResultBudgetConfig, ResultCut, ToolResultBudget } from './types'
+export type { ResolvedResultBudget, ResultBudgetConfig, ResultCut, ToolResultBudget } from './types'

@@ -35,7 +35,7 @@ export interface ResultBudgetConfig {
   readonly readTool?: string
 }
 
-/** The validated {@link ResultBudgetConfig} the pipeline reads. */
+/** The validated {@link ResultBudgetConfig} the pipeline reads (`ctx.tools.config.resultBudget`: its `store` is the one in force, the default in-memory one when none was given). */
 export interface ResolvedResultBudget {
   readonly toolMaxChars: number
   readonly batchMaxChars: number
