@@ -25,6 +25,7 @@ import { toAnthropicToolResultMessage, toOpenAIChatToolMessages } from '@deepsee
 import { call, createHarness, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createPtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { registerAskPolicy, registerSuspendTools, TEST_KEY } from './fixtures/suspend-tools'
+import { cutPoint, fullText, keepPrefix, textChars } from '../src/budget/cut'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -139,6 +140,32 @@ describe('a tool with its own budget', () => {
     const [r] = await h.execute([call('blocks', {}, 'c1')])
     expect(texts(r).slice(0, 3)).toEqual(['abcde', '[image]', 'fg'])
     expect(r?.meta?.cut).toEqual({ handle: handleOf(r), shownChars: 8, totalChars: 11 })
+  })
+})
+
+describe('cutting (property)', () => {
+  test('the kept blocks are the full text\'s prefix, the cut never splits a surrogate pair, images stay in place', () => {
+    const block = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', 'b', '\n', '😀', 'é'), maxLength: 12 }).map((text) => ({ type: 'text' as const, text })),
+      fc.constant({ type: 'image' as const, data: 'AA==', mimeType: 'image/png' }),
+    )
+    fc.assert(
+      fc.property(fc.array(block, { maxLength: 6 }), fc.nat({ max: 80 }), fc.nat({ max: 8 }), (content, maxChars, maxLines) => {
+        const text = fullText(content)
+        expect(textChars(content)).toBe(text.length)
+        const keep = cutPoint(text, maxChars, maxLines)
+        expect(keep).toBeLessThanOrEqual(Math.min(maxChars, text.length))
+        const high = text.charCodeAt(keep - 1)
+        if (keep > 0 && keep < text.length) expect(high >= 0xd800 && high <= 0xdbff).toBe(false)
+        if (maxLines > 0) expect(text.slice(0, keep).split('\n').length).toBeLessThanOrEqual(maxLines)
+        const kept = keepPrefix(content, keep, 'M')
+        expect(kept.at(-1)).toEqual({ type: 'text', text: 'M' })
+        const shown = fullText(kept.slice(0, -1))
+        // The prefix, or the prefix without the line break that joined it to the next block.
+        expect([text.slice(0, keep), text.slice(0, keep - 1)]).toContain(shown)
+        expect(kept.filter((b) => b.type === 'image').length).toBe(content.filter((b) => b.type === 'image').length)
+      }),
+    )
   })
 })
 
