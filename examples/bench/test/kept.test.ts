@@ -37,7 +37,7 @@ test('bench:render of the committed results keeps every marked section of docs/b
   const optimisations = readFileSync(new URL('../src/report/optimisations.md', import.meta.url), 'utf8')
   const rendered = carryKeptSections(renderReport(results, { chartFile: 'benchmarks-batch.svg', optimisations }), doc)
   const names = keptRuns(doc).flatMap((r) => r.blocks.map((b) => b.name))
-  expect(names).toEqual(['ptc-replay', 'mcp-bridge', 'mcp-server', 'durable-dbos', 'durable-restate', 'eager-stream'])
+  expect(names).toEqual(['ptc-replay', 'mcp-bridge', 'mcp-server', 'durable-dbos', 'durable-restate', 'eager-stream', 'result-budget'])
   for (const run of keptRuns(doc)) for (const b of run.blocks) expect(rendered).toContain(b.text)
   expect(keptRuns(rendered).flatMap((r) => r.blocks.map((b) => b.name))).toEqual(names)
   // In place: the PTC replay figures inside §5, the others before the optimisation notes.

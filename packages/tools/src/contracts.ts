@@ -7,6 +7,7 @@
  * and docs/cancellation.md.
  */
 import type { ToolProgress } from './progress'
+import type { ResultCut, ToolResultBudget } from './budget/types'
 
 /** A JSON primitive. */
 export type JsonPrimitive = string | number | boolean | null
@@ -156,6 +157,8 @@ export interface ToolResultMeta {
    * the retry policy's attempts). Never model content.
    */
   readonly annotations?: Readonly<Record<string, JsonValue>>
+  /** What a result budget cut (the handle of the full text in the result store); absent when nothing was cut. */
+  readonly cut?: ResultCut
 }
 
 /** A pending call's UI descriptor (docs/design.md, "Presentation"). */
@@ -276,6 +279,13 @@ export interface ToolDefinition<Args = JsonObject, Value extends JsonValue = Jso
   readonly version?: string
   /** Requests deferred loading on providers that support it; preserved through projection. */
   readonly deferLoading?: boolean
+  /**
+   * The tool's model-facing budget: a successful result whose text exceeds `maxChars` characters
+   * is cut with a marker naming a handle, and its full text is kept in the registry's result
+   * store (`ToolRegistryConfig.resultBudget`). Replaces `contentLimits` for this tool. The value
+   * is never cut. See `ToolResultBudget`.
+   */
+  readonly resultBudget?: ToolResultBudget
   /** `false` skips argument validation (a raw tool whose server validates for itself). */
   readonly validateArguments?: boolean
   /**

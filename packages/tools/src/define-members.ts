@@ -9,7 +9,7 @@ import type { DefineToolCallbacks } from './schema'
 
 /**
  * The optional members of a definition built from `input`: `timeoutMs`, `isConcurrencySafe`,
- * `finalizeContent` and `version` as given; `idempotent` and `deferLoading` only when `true`, `durability` only when `'workflow'`; `presentCall`
+ * `finalizeContent`, `version` and `resultBudget` as given; `idempotent` and `deferLoading` only when `true`, `durability` only when `'workflow'`; `presentCall`
  * and `presentResult` run on arguments soft-validated against `parameters` (the projected JSON
  * Schema); `projectContent` calls the author's function on `input`. Absent members stay absent.
  */
@@ -36,5 +36,6 @@ export function callbackMembers<A, V extends JsonValue>(
       ? {}
       : { projectContent: (args: A, value: V, exec: ToolExecution) => input.projectContent?.(args, value, exec) }),
     ...(input.deferLoading === true ? { deferLoading: true } : {}),
+    ...(input.resultBudget === undefined ? {} : { resultBudget: input.resultBudget }),
   }
 }

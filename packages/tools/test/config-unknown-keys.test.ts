@@ -59,7 +59,7 @@ describe('registry config: unknown keys and non-objects fail plugin start', () =
 
   test('a typo at the top level', async () => {
     await expect(start({ maxArgumentByte: 10 })).rejects.toThrow(
-      new RangeError('tools config: /maxArgumentByte is not a known option (expected maxArgumentBytes, repair, contentLimits, unknownKeys, progressIntervalMs; did you mean "maxArgumentBytes"?)'),
+      new RangeError('tools config: /maxArgumentByte is not a known option (expected maxArgumentBytes, repair, contentLimits, unknownKeys, progressIntervalMs, resultBudget; did you mean "maxArgumentBytes"?)'),
     )
   })
 

@@ -9,6 +9,7 @@ import { describeValue, fail } from './drafts'
 import { freezeContent, isContent, shallowCopy } from './frozen-content'
 import { shownName } from './shown-name'
 import type { CallState, Draft, RunContext } from './types'
+import type { ResultCut } from '../budget/types'
 
 /**
  * Stage 5 — finalize: the snapshotted `finalizeContent` exactly once, then the frozen result.
@@ -66,12 +67,13 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
     }
   }
   const annotations = state.annotations
-  if (presentation === undefined && state.repairs === undefined && annotations === undefined) {
+  const cut = draft.isError ? undefined : draft.cut
+  if (presentation === undefined && state.repairs === undefined && annotations === undefined && cut === undefined) {
     // The common case: only the tool name, one frozen object per definition.
     return tool.plainMeta()
   }
   // Assigned rather than spread (same keys, same order): see `shallowCopy`.
-  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>> } = { toolName: definition.name }
+  const meta: { toolName: string; presentation?: JsonValue; repairs?: readonly string[]; annotations?: Readonly<Record<string, JsonValue>>; cut?: ResultCut } = { toolName: definition.name }
   if (presentation !== undefined) meta.presentation = presentation
   if (state.repairs !== undefined) meta.repairs = state.repairs
   if (annotations !== undefined) {
@@ -79,5 +81,6 @@ function resultMeta(state: CallState, draft: Draft): ToolResultMeta | undefined 
     meta.annotations = Object.freeze(Object.fromEntries(annotations))
     state.annotations = undefined
   }
+  if (cut !== undefined) meta.cut = cut
   return Object.freeze(meta)
 }

@@ -100,7 +100,8 @@ function applyPost(state: CallState, run: RunContext, raw: unknown): void {
       state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'replacement content must be an array of text or image blocks')
       return
     }
-    next = { ...draft, content: freezeContent(content) }
+    // Replaced content is not the cut content: the cut record (if any) no longer applies.
+    next = draft.isError ? { ...draft, content: freezeContent(content) } : { isError: false, value: draft.value, content: freezeContent(content), ...(draft.contexts === undefined ? {} : { contexts: draft.contexts }) }
   }
   if (contexts !== undefined && (!Array.isArray(contexts) || !contexts.every(isContext))) {
     state.draft = policyError('TOOL_BLOCKED', shownName(name, run), 'tools/post-execute', 'contexts must be an array of { source: string, content: ContentBlock[] }')

@@ -11,6 +11,7 @@ import { capContent, isShortText } from '../content'
 import { describeProblem, fail } from './drafts'
 import { copyContent, isContent } from './frozen-content'
 import { shownName } from './shown-name'
+import { cutToBudget, defaultBudget } from '../budget/apply'
 import type { CallState, Draft, RunContext } from './types'
 
 /** Why a body's `undefined` is not a result when its output schema does not admit `null`. */
@@ -58,11 +59,26 @@ export function settleValue(state: CallState, value: unknown, run: RunContext): 
   } catch (error) {
     return fail('TOOL_FAILED', messages.renderFailed(shownName(name, run), describeThrown(error)))
   }
-  const limits = run.host.config.contentLimits
+  const config = run.host.config
+  const limits = config.contentLimits
+  const budget = definition.resultBudget?.maxChars ?? config.resultBudget?.toolMaxChars ?? 0
   // The common rendering (one short text block) needs neither the general check nor the caps.
-  if (isShortText(content, limits)) return succeed(state, frozen, copyContent(content))
+  if (budget === 0 && isShortText(content, limits)) return succeed(state, frozen, copyContent(content))
   if (!isContent(content)) return fail('TOOL_FAILED', messages.renderFailed(shownName(name, run), 'render must return an array of text or image blocks'))
-  return succeed(state, frozen, copyContent(capContent(content, limits)))
+  if (budget === 0) return succeed(state, frozen, copyContent(capContent(content, limits)))
+  return budgeted(state, frozen, content, budget, run)
+}
+
+/**
+ * A budgeted tool's success: its budget replaces `contentLimits` (cut once, at `budget` characters
+ * or `contentLimits.maxLines` lines, whichever comes first, with the budget's marker and a handle).
+ * A PTC sub-call is never cut: the program sees its value, the model never sees its content.
+ */
+function budgeted(state: CallState, value: JsonValue, content: readonly ContentBlock[], budget: number, run: RunContext): Draft {
+  const config = run.host.config
+  const outcome = run.parent === undefined ? cutToBudget(content, budget, config.contentLimits.maxLines, config.resultBudget ?? defaultBudget(), state.call.callId, state.exec!.definition.name) : undefined
+  if (outcome === undefined) return succeed(state, value, copyContent(content))
+  return { isError: false, value, content: copyContent(outcome.content), cut: Object.freeze(outcome.cut) }
 }
 
 /**

@@ -13,6 +13,7 @@ import type { UnknownKeysMode } from '../unknown-keys'
 import type { Execution } from './execution'
 import type { BatchSuspendControl } from '../suspend/control'
 import type { DurableContext } from '../durable'
+import type { ResolvedResultBudget, ResultCut } from '../budget/types'
 
 /** Scope-filtered listeners and guards for one scope, collected once per runner. */
 export interface StageHooks {
@@ -50,6 +51,8 @@ export interface PipelineConfig {
   readonly unknownKeys: UnknownKeysMode
   /** Minimum spacing of two `tools/progress` events of one call, in ms (`0`: no throttling). Default 100. */
   readonly progressIntervalMs: number
+  /** Result budgets (`ToolRegistryConfig.resultBudget`), with their store; absent: none, and tools' own budgets use a process-wide in-memory store. */
+  readonly resultBudget?: ResolvedResultBudget
 }
 
 /** The per-runner context every stage sees. */
@@ -129,5 +132,5 @@ export interface CallState {
 
 /** A draft outcome. */
 export type Draft =
-  | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }
+  | { readonly isError: false; readonly value: JsonValue; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[]; readonly cut?: ResultCut | undefined }
   | { readonly isError: true; readonly failure: Failure; readonly content: readonly ContentBlock[]; readonly contexts?: readonly ResultContext[] }

@@ -8,11 +8,12 @@ import { DEFAULT_PROGRESS_INTERVAL_MS } from '../progress'
 import type { PipelineConfig } from '../pipeline'
 import type { ToolRegistryConfig } from './types'
 import { checkConfigObject, showConfigValue } from '../unknown-keys'
+import { validateBudgetConfig } from '../budget/config'
 
 /** The platform's timer limit in ms (setTimeout clamps above it). */
 export const MAX_TIMER_MS = 2_147_483_647
 
-const TOP_KEYS = ['maxArgumentBytes', 'repair', 'contentLimits', 'unknownKeys', 'progressIntervalMs'] as const satisfies readonly (keyof ToolRegistryConfig)[]
+const TOP_KEYS = ['maxArgumentBytes', 'repair', 'contentLimits', 'unknownKeys', 'progressIntervalMs', 'resultBudget'] as const satisfies readonly (keyof ToolRegistryConfig)[]
 const LIMIT_KEYS = ['maxChars', 'maxLines'] as const
 const REPAIR_KEYS = ['jsonStrings', 'numericStrings', 'nullAsAbsent'] as const
 
@@ -47,5 +48,6 @@ export function validateConfig(config: ToolRegistryConfig | undefined | null): P
   if (typeof progressIntervalMs !== 'number' || !Number.isFinite(progressIntervalMs) || progressIntervalMs < 0 || progressIntervalMs > MAX_TIMER_MS) {
     throw new RangeError(`tools config: progressIntervalMs must be a number of ms from 0 to ${MAX_TIMER_MS}, got ${showConfigValue(progressIntervalMs)}`)
   }
-  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys, progressIntervalMs })
+  const resultBudget = validateBudgetConfig(config?.resultBudget)
+  return Object.freeze({ maxArgumentBytes, repair: Object.freeze(repair), contentLimits: Object.freeze(limits), unknownKeys, progressIntervalMs, resultBudget })
 }

@@ -54,6 +54,14 @@ export function validateDefinition(definition: AnyToolDefinition, unknownKeys: U
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS)) {
     fail('/timeoutMs', `must be a positive finite number of ms up to ${MAX_TIMER_MS}, got ${showConfigValue(timeoutMs)}`)
   }
+  const budget: unknown = definition.resultBudget
+  if (budget !== undefined) {
+    if (budget === null || typeof budget !== 'object' || Array.isArray(budget)) fail('/resultBudget', `must be an object { maxChars }, got ${showConfigValue(budget)}`)
+    const extra = Object.keys(budget as object).find((key) => key !== 'maxChars')
+    if (extra !== undefined) fail(`/resultBudget/${extra}`, 'is not a known option (expected "maxChars")')
+    const maxChars = (budget as { maxChars?: unknown }).maxChars
+    if (typeof maxChars !== 'number' || !Number.isInteger(maxChars) || maxChars < 1) fail('/resultBudget/maxChars', `must be a positive integer of characters, got ${showConfigValue(maxChars)}`)
+  }
   for (const key of ['isConcurrencySafe', 'presentCall', 'presentResult', 'finalizeContent', 'projectContent'] as const) {
     const fn = definition[key]
     if (fn !== undefined && typeof fn !== 'function') fail(`/${key}`, 'must be a function')

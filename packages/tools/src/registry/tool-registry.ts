@@ -39,6 +39,7 @@ import { BatchSuspendControl } from '../suspend/control'
 import { checkDecision, escapePointer, type createSuspension, type Suspension } from '../suspend/suspension'
 import { SuspensionError, type BatchOutcome, type ResumeDecision, type StatePayload, type SuspendedState } from '../suspend/types'
 import { duplicateNameError, registerToolGroup, type GroupHost } from './group'
+import { applyBatchBudget } from '../budget/apply'
 
 const NEVER_ABORTED = new AbortController().signal
 
@@ -595,7 +596,13 @@ export class ToolRegistry extends Service {
     const hooks = self._eventHooks
     if ((hooks['tools/batch-start']?.length ?? 0) + (hooks['tools/batch-end']?.length ?? 0) > 0) return self._observedBatch(executor, input, scope)
     const results = await executor.execute(input)
-    return Object.isFrozen(results) ? results : Object.freeze([...results])
+    return self._withinBatchBudget(Object.isFrozen(results) ? results : Object.freeze([...results]))
+  }
+
+  /** `results` within the registry's per-batch budget (`resultBudget.batchMaxChars`; `applyBatchBudget`), or themselves without one. */
+  protected _withinBatchBudget(results: readonly ToolResult[]): readonly ToolResult[] {
+    const budget = this._config.resultBudget
+    return budget === undefined || budget.batchMaxChars === 0 ? results : applyBatchBudget(results, budget)
   }
 
   /**
@@ -661,7 +668,7 @@ export class ToolRegistry extends Service {
     const event: ToolBatchEvent = Object.freeze({ batchId: input.batchId!, calls: input.calls, scope, executor: executor.name, ...(input.agent === undefined ? {} : { agent: input.agent }) })
     this._observe(scope, 'tools/batch-start', [event])
     let results = await executor.execute(input)
-    results = Object.isFrozen(results) ? results : Object.freeze([...results])
+    results = this._withinBatchBudget(Object.isFrozen(results) ? results : Object.freeze([...results]))
     this._observe(scope, 'tools/batch-end', [event, results])
     return results
   }

@@ -7,6 +7,7 @@ import type { Context } from 'cordis'
 import type { Agent, AnyToolDefinition, ModelSelection, Scope, ToolCondition } from '../contracts'
 import type { ContentLimits } from '../content'
 import type { RepairModes } from '../repair'
+import type { ResultBudgetConfig } from '../budget/types'
 import type { UnknownKeysMode } from '../unknown-keys'
 import type { DEFAULT_PROGRESS_INTERVAL_MS } from '../progress'
 import type { ToolRegistry } from './tool-registry'
@@ -40,6 +41,14 @@ export interface ToolRegistryConfig {
    * (2,147,483,647); default 100 ({@link DEFAULT_PROGRESS_INTERVAL_MS}).
    */
   readonly progressIntervalMs?: number
+  /**
+   * Result budgets: `toolMaxChars` (every tool without its own `resultBudget`) and `batchMaxChars`
+   * (one `ctx.tools.execute()` batch, shared by fair shares), in characters (`0`, the default: none),
+   * the `store` that keeps cut results (default: in memory, 64 MiB, LRU) and the `readTool` name
+   * the marker offers for paging. Errors name the field: `tools config: /resultBudget/batchMaxChars
+   * must be a non-negative integer (0 disables it), got -1`.
+   */
+  readonly resultBudget?: ResultBudgetConfig
 }
 
 /**

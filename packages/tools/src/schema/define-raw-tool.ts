@@ -7,7 +7,7 @@ import { requireFunction } from './definition-error'
 
 /** What `defineRawTool` accepts: an MCP-style tool with raw JSON Schemas; the body and flags are `ToolDefinition`'s members (documented there). */
 export interface DefineRawToolInput
-  extends Pick<ToolDefinition<JsonObject, JsonValue>, 'execute' | 'validateArguments' | 'checkArguments' | 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'version' | 'durability' | 'deferLoading' | 'finalizeContent'> {
+  extends Pick<ToolDefinition<JsonObject, JsonValue>, 'execute' | 'validateArguments' | 'checkArguments' | 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'version' | 'durability' | 'deferLoading' | 'finalizeContent' | 'resultBudget'> {
   readonly name: string
   readonly description: string
   /** The arguments' JSON Schema, used as it came (draft-07 or 2020-12). */
@@ -65,6 +65,7 @@ export function defineRawTool(input: DefineRawToolInput): ToolDefinition<JsonObj
     ...(input.durability === 'workflow' ? { durability: 'workflow' as const } : {}),
     ...(input.finalizeContent === undefined ? {} : { finalizeContent: input.finalizeContent }),
     ...(input.deferLoading === true ? { deferLoading: true } : {}),
+    ...(input.resultBudget === undefined ? {} : { resultBudget: input.resultBudget }),
   }
   return Object.freeze(definition)
 }

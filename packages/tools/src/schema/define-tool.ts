@@ -30,7 +30,7 @@ export interface DslToolOutput<A, O extends SchemaSpec> {
  * `V`: the canonical (JSON) value.
  */
 export interface DefineToolCallbacks<A, E, V extends JsonValue>
-  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'version' | 'durability' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading'> {
+  extends Pick<ToolDefinition<A, V>, 'timeoutMs' | 'isConcurrencySafe' | 'idempotent' | 'version' | 'durability' | 'presentCall' | 'presentResult' | 'finalizeContent' | 'projectContent' | 'deferLoading' | 'resultBudget'> {
   /**
    * Returns only the declared JSON value — or nothing (`undefined`/`void`), recorded as `null`,
    * when the declared value admits `null` ({@link ToolBodyResult}); must observe `exec.signal`.
