@@ -1,0 +1,149 @@
+/**
+ * `run_code` over the registry's suspension API (`coreSuspension`, `exec.suspension`): a
+ * program whose sub-call is deferred suspends the batch of `ctx.tools.executeSuspendable`; the
+ * signed state resumes with `ctx.tools.resume` in a fresh context, replays the journal and
+ * continues; every sub-call body runs once.
+ */
+import { afterAll, afterEach, describe, expect, test } from 'vitest'
+import { MemoryResumeLedger, SuspensionError, type BatchOutcome, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
+import type { Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { createQuickJsRuntime, type PtcRunState } from '../src'
+import { ptcHarness, runCall, testSuspension } from './fixtures/core-suspend'
+
+const runtime = createQuickJsRuntime()
+afterAll(() => runtime.dispose())
+const open: Harness[] = []
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.dispose()
+})
+async function harness(calls: string[], answer?: Parameters<typeof ptcHarness>[2]): Promise<Harness> {
+  const h = await ptcHarness(runtime, calls, answer)
+  open.push(h)
+  return h
+}
+const text = (r: ToolResult | undefined) => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n')
+function suspended(outcome: BatchOutcome): Extract<BatchOutcome, { status: 'suspended' }> {
+  if (outcome.status !== 'suspended') throw new Error(`expected a suspended batch, got ${JSON.stringify(outcome)}`)
+  return outcome
+}
+/** The state as a deployment keeps it: JSON text, parsed again. */
+const roundTrip = (state: SuspendedState): SuspendedState => JSON.parse(JSON.stringify(state)) as SuspendedState
+
+const PROGRAM = `
+const a = await tools.read({ text: 'config' })
+console.log('read', a.text)
+const d = await tools.deploy({ text: 'v2' })
+const n = await tools.notify({ text: 'done' })
+return { a: a.text, d: d.text, n: n.text }`
+
+describe('run_code in a suspendable batch (TypeScript)', () => {
+  test('a deferred sub-call suspends the batch; resumed in a fresh context with approve, the result equals an unsuspended run', async () => {
+    const direct: string[] = []
+    const plain = await harness(direct, () => ({ type: 'approve' }))
+    const expected = await plain.tools.execute({ calls: [runCall(PROGRAM)] })
+    expect(direct).toEqual(['read:config', 'deploy:v2', 'notify:done'])
+
+    const calls: string[] = []
+    const first = await harness(calls)
+    const suspension = testSuspension()
+    const out = suspended(await first.tools.executeSuspendable({ calls: [runCall(PROGRAM)], suspension }))
+    expect(out.results).toEqual([undefined])
+    expect(out.pending).toEqual([
+      {
+        callId: 'run1',
+        index: 0,
+        toolName: 'run_code',
+        arguments: { code: PROGRAM, description: 'test program' },
+        status: 'awaiting-approval',
+        subCalls: [{ callId: 'run1:code:2', toolName: 'deploy', arguments: { text: 'v2' }, reason: 'deploy needs a human' }],
+      },
+    ])
+    expect(calls).toEqual(['read:config'])
+    const entry = out.state.payload.calls[0] as unknown as { journal: PtcRunState }
+    expect(entry.journal.program).toBe(PROGRAM)
+    expect(entry.journal.journal).toEqual([{ step: 1, callId: 'run1:code:1', name: 'read', arguments: { text: 'config' }, outcome: { ok: true, value: { text: 'read(config)' } } }])
+    expect(entry.journal.pending).toEqual([{ step: 2, callId: 'run1:code:2', name: 'deploy', arguments: { text: 'v2' } }])
+
+    const later: string[] = []
+    const second = await harness(later)
+    const resumed = await second.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:2': { type: 'approve' } }, suspension: testSuspension(suspension.ledger) })
+    expect(resumed).toEqual({ status: 'complete', results: expected })
+    expect(text(resumed.results[0])).toBe(`read read(config)\n${JSON.stringify({ a: 'read(config)', d: 'deploy(v2)', n: 'notify(done)' }, null, 2)}`)
+    // Each body ran once over both processes: read in the first, deploy and notify in the resume.
+    expect(later).toEqual(['deploy:v2', 'notify:done'])
+  })
+
+  test('reject: the sub-call gets the rejection inside the program; nothing runs', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const program = `try { await tools.deploy({ text: 'x' }) } catch (e) { return 'refused: ' + e.message }`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    const resumed = await h.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:1': { type: 'reject', reason: 'not on a Friday' } }, suspension })
+    expect(resumed.status).toBe('complete')
+    expect(text(resumed.results[0])).toBe('refused: not on a Friday')
+    expect(calls).toEqual([])
+  })
+
+  test('Promise.all with two deferred sub-calls: pending together; a partial decision suspends again; then complete', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const program = `
+const [x, y, z] = await Promise.all([tools.deploy({ text: 'a' }), tools.read({ text: 'b' }), tools.deploy({ text: 'c' })])
+return [x.text, y.text, z.text]`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    expect(out.pending[0]?.subCalls?.map((s) => [s.callId, s.arguments])).toEqual([
+      ['run1:code:1', { text: 'a' }],
+      ['run1:code:3', { text: 'c' }],
+    ])
+    expect(calls).toEqual(['read:b'])
+    const again = suspended(await h.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:1': { type: 'approve' } }, suspension }))
+    expect(again.pending[0]?.subCalls).toEqual([{ callId: 'run1:code:3', toolName: 'deploy', arguments: { text: 'c' }, reason: 'deploy needs a human' }])
+    expect(calls).toEqual(['read:b', 'deploy:a'])
+    // The approved sub-call of the first state is no pending call any more.
+    await expect(h.tools.resume({ state: again.state, decisions: { 'run1:code:1': { type: 'approve' } }, suspension })).rejects.toMatchObject({ code: 'DECISION_INVALID', pointer: '/decisions/run1:code:1' })
+    const done = await h.tools.resume({ state: again.state, decisions: { 'run1:code:3': { type: 'approve' } }, suspension })
+    expect(done.status).toBe('complete')
+    expect(text(done.results[0])).toBe(JSON.stringify(['deploy(a)', 'read(b)', 'deploy(c)'], null, 2))
+    expect(calls).toEqual(['read:b', 'deploy:a', 'deploy:c'])
+  })
+
+  test('resume twice: STATE_REPLAYED; a sub-call claimed by another resume: ALREADY_EXECUTED inside the program', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const ledger = new MemoryResumeLedger()
+    const suspension = testSuspension(ledger)
+    const program = `try { return (await tools.deploy({ text: 'once' })).text } catch (e) { return 'failed: ' + e.message }`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    const decisions = { 'run1:code:1': { type: 'approve' as const } }
+    const first = await h.tools.resume({ state: out.state, decisions, suspension })
+    expect(text(first.results[0])).toBe('deploy(once)')
+    const replay = await h.tools.resume({ state: out.state, decisions, suspension }).catch((e: unknown) => e)
+    expect(replay).toBeInstanceOf(SuspensionError)
+    expect((replay as SuspensionError).code).toBe('STATE_REPLAYED')
+
+    // Another suspension of the same program whose sub-call a concurrent resume already claimed.
+    const other = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    ledger.claimCall(other.state.payload.suspensionId, 'run1:code:1', other.state.payload.expiresAt)
+    const claimed = await h.tools.resume({ state: other.state, decisions, suspension })
+    expect(text(claimed.results[0])).toBe('failed: Tool "deploy" was already run by another resume of this batch; it was not run again and its outcome is not known here')
+    expect(calls).toEqual(['deploy:once'])
+  })
+
+  test('a journal that does not match the program: PTC_REPLAY_DIVERGED naming k, expected and got; nothing runs', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(PROGRAM)], suspension }))
+    // A state whose journal another program wrote (signed with the deployment key: a key holder's change).
+    const payload = JSON.parse(JSON.stringify(out.state.payload)) as { calls: { journal: PtcRunState }[] }
+    const journal = payload.calls[0]!.journal
+    payload.calls[0]!.journal = { ...journal, journal: [{ ...journal.journal[0]!, arguments: { text: 'secrets' } }] }
+    const forged = suspension.sign(payload as unknown as SuspendedState['payload'])
+    const resumed = await h.tools.resume({ state: forged, decisions: { 'run1:code:2': { type: 'approve' } }, suspension })
+    const r = resumed.results[0]
+    expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"secrets"}, got read {"text":"config"}'])
+    expect(calls).toEqual(['read:config'])
+  })
+})
