@@ -4,9 +4,10 @@
  * signed state resumes with `ctx.tools.resume` in a fresh context, replays the journal and
  * continues; every sub-call body runs once.
  */
+import { getEventListeners } from 'node:events'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { MemoryResumeLedger, SuspensionError, type BatchOutcome, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
-import type { Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createQuickJsRuntime, type PtcRunState } from '../src'
 import { ptcHarness, runCall, testSuspension } from './fixtures/core-suspend'
 
@@ -145,5 +146,52 @@ return [x.text, y.text, z.text]`
     const r = resumed.results[0]
     expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"secrets"}, got read {"text":"config"}'])
     expect(calls).toEqual(['read:config'])
+  })
+
+  test('a later run_code (exclusive) waiting behind a program that suspends is pending as blocked, and runs on resume', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const batch = [runCall(`return (await tools.deploy({ text: 'a' })).text`), runCall(`return (await tools.notify({ text: 'after' })).text`, 'run2')]
+    const out = suspended(await h.tools.executeSuspendable({ calls: batch, suspension }))
+    expect(out.pending.map((p) => [p.callId, p.status, p.blockedBy])).toEqual([
+      ['run1', 'awaiting-approval', undefined],
+      ['run2', 'blocked', 'run1'],
+    ])
+    expect(calls).toEqual([])
+    const done = await h.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:1': { type: 'approve' } }, suspension })
+    expect(done.results.map(text)).toEqual(['deploy(a)', 'notify(after)'])
+    expect(calls).toEqual(['deploy:a', 'notify:after'])
+  })
+
+  test('abort while resuming: the approved sub-call is aborted, run_code settles ABORTED, nothing else runs', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const gate = new Gate()
+    h.ctx.tools.register(gatedTool(gate))
+    h.ctx.on('tools/pre-execute', (exec, next) => (exec.name === 'gated' ? { type: 'ask' } : next()))
+    const suspension = testSuspension()
+    const program = `const a = await tools.read({ text: 'x' }); const g = await tools.gated({ id: a.text }); await tools.notify({ text: 'late' }); return g.id`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    expect(out.pending[0]?.subCalls?.map((s) => s.callId)).toEqual(['run1:code:2'])
+    const controller = new AbortController()
+    const running = h.tools.resume({ state: out.state, decisions: { 'run1:code:2': { type: 'approve' } }, suspension, signal: controller.signal })
+    await gate.started(1)
+    controller.abort()
+    const done = await running
+    const r = done.results[0]
+    expect(done.status).toBe('complete')
+    expect(r?.isError && r.error.info.code).toBe('ABORTED')
+    expect([gate.starts, gate.aborted]).toEqual([['run1:code:2'], ['run1:code:2']])
+    expect(calls).toEqual(['read:x'])
+    expect(getEventListeners(controller.signal, 'abort')).toEqual([])
+  })
+
+  test('outside a suspendable batch a deferred sub-call fails closed inside the program (TOOL_DENIED)', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const [r] = await h.tools.execute({ calls: [runCall(`try { await tools.deploy({ text: 'a' }) } catch (e) { return e.message }`)] })
+    expect(text(r)).toBe('Tool "deploy" needs approval and its approval was deferred, but this batch cannot suspend')
+    expect(calls).toEqual([])
   })
 })
