@@ -10,6 +10,7 @@ import { MemoryResumeLedger, SuspensionError, type BatchOutcome, type SuspendedS
 import { Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
 import { createQuickJsRuntime, type PtcRunState } from '../src'
 import { ptcHarness, runCall, testSuspension } from './fixtures/core-suspend'
+import { countedTool } from './suspension-adapter'
 
 const runtime = createQuickJsRuntime()
 afterAll(() => runtime.dispose())
@@ -146,6 +147,23 @@ return [x.text, y.text, z.text]`
     const r = resumed.results[0]
     expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"secrets"}, got read {"text":"config"}'])
     expect(calls).toEqual(['read:config'])
+  })
+
+  test('a program that behaves differently on replay (it reads the registered tool names): PTC_REPLAY_DIVERGED; nothing runs', async () => {
+    const calls: string[] = []
+    const first = await harness(calls)
+    const suspension = testSuspension()
+    const program = `const names = Object.keys(tools).sort().join(','); await tools.read({ text: names }); return (await tools.deploy({ text: names })).text`
+    const out = suspended(await first.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    expect(calls).toEqual(['read:deploy,notify,read'])
+    // The resuming process registers one more tool: the program asks for other arguments at step 1.
+    const second = await harness(calls)
+    second.ctx.tools.register(countedTool('audit', calls))
+    const resumed = await second.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:2': { type: 'approve' } }, suspension })
+    const r = resumed.results[0]
+    expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"deploy,notify,read"}, got read {"text":"audit,deploy,notify,read"}'])
+    expect(calls).toEqual(['read:deploy,notify,read'])
+    expect(runtime.stats().activeRuns).toBe(0)
   })
 
   test('a later run_code (exclusive) waiting behind a program that suspends is pending as blocked, and runs on resume', async () => {
