@@ -205,6 +205,20 @@ return [x.text, y.text, z.text]`
     expect(getEventListeners(controller.signal, 'abort')).toEqual([])
   })
 
+  test('suspending leaves no abort listener and no run behind; a resume with an aborted signal runs nothing (ABORTED_BEFORE_DISPATCH)', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const controller = new AbortController()
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(PROGRAM)], suspension, signal: controller.signal }))
+    expect([getEventListeners(controller.signal, 'abort').length, runtime.stats().activeRuns]).toEqual([0, 0])
+    controller.abort()
+    const resumed = await h.tools.resume({ state: out.state, decisions: { 'run1:code:2': { type: 'approve' } }, suspension, signal: controller.signal })
+    const r = resumed.results[0]
+    expect([resumed.status, r?.isError && r.error.info.code]).toEqual(['complete', 'ABORTED_BEFORE_DISPATCH'])
+    expect(calls).toEqual(['read:config'])
+  })
+
   test('outside a suspendable batch a deferred sub-call fails closed inside the program (TOOL_DENIED)', async () => {
     const calls: string[] = []
     const h = await harness(calls)
