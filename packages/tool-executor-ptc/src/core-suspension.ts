@@ -29,7 +29,8 @@ const CORE_SUSPENSION: PtcSuspension = Object.freeze({
   async submit(runner: CallRunner, call: RawToolCall) {
     if (runner.submitOutcome === undefined) return runner.submit(call)
     const outcome = await runner.submitOutcome(call)
-    return outcome.status === 'complete' ? outcome.result : { deferred: outcome.pending }
+    if (outcome.status === 'complete') return outcome.result
+    return outcome.pending.blockedBy === undefined ? { deferred: outcome.pending } : { deferred: outcome.pending, blocked: true }
   },
   resumeOf(exec: ToolExecution) {
     const resumed = exec.suspension?.resumed

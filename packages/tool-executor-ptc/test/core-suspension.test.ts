@@ -155,15 +155,60 @@ return [x.text, y.text, z.text]`
     const suspension = testSuspension()
     const program = `const names = Object.keys(tools).sort().join(','); await tools.read({ text: names }); return (await tools.deploy({ text: names })).text`
     const out = suspended(await first.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
-    expect(calls).toEqual(['read:deploy,notify,read'])
+    expect(calls).toEqual(['read:deploy,migrate,notify,read'])
     // The resuming process registers one more tool: the program asks for other arguments at step 1.
     const second = await harness(calls)
     second.ctx.tools.register(countedTool('audit', calls))
     const resumed = await second.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:2': { type: 'approve' } }, suspension })
     const r = resumed.results[0]
-    expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"deploy,notify,read"}, got read {"text":"audit,deploy,notify,read"}'])
-    expect(calls).toEqual(['read:deploy,notify,read'])
+    expect(r?.isError && [r.error.info.code, r.error.message]).toEqual(['PTC_REPLAY_DIVERGED', 'replay diverged at sub-call 1: expected read {"text":"deploy,migrate,notify,read"}, got read {"text":"audit,deploy,migrate,notify,read"}'])
+    expect(calls).toEqual(['read:deploy,migrate,notify,read'])
     expect(runtime.stats().activeRuns).toBe(0)
+  })
+
+  test('inside the program, an exclusive sub-call issued beside a deferred one is pending as blocked; it runs after it on resume', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const program = `
+const d = tools.deploy({ text: 'a' })
+const m = tools.migrate({ text: 'b' })
+const r = await tools.read({ text: 'c' })
+return [(await d).text, (await m).text, r.text]`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    expect(out.pending[0]?.subCalls).toEqual([
+      { callId: 'run1:code:1', toolName: 'deploy', arguments: { text: 'a' }, reason: 'deploy needs a human' },
+      { callId: 'run1:code:2', toolName: 'migrate', arguments: { text: 'b' }, blockedBy: 'run1:code:1' },
+      { callId: 'run1:code:3', toolName: 'read', arguments: { text: 'c' }, blockedBy: 'run1:code:1' },
+    ])
+    expect(calls).toEqual([])
+    const done = await h.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:1': { type: 'approve' } }, suspension })
+    expect(text(done.results[0])).toBe(JSON.stringify(['deploy(a)', 'migrate(b)', 'read(c)'], null, 2))
+    expect(calls).toEqual(['deploy:a', 'migrate:b', 'read:c'])
+  })
+
+  test('a decision for a later sub-call only: the undecided one is asked again and still holds back the exclusive one behind it', async () => {
+    const calls: string[] = []
+    const h = await harness(calls)
+    const suspension = testSuspension()
+    const program = `
+const [a, c, m] = await Promise.all([tools.deploy({ text: 'a' }), tools.deploy({ text: 'c' }), tools.migrate({ text: 'm' })])
+return [a.text, c.text, m.text]`
+    const out = suspended(await h.tools.executeSuspendable({ calls: [runCall(program)], suspension }))
+    expect(out.pending[0]?.subCalls?.map((r) => [r.callId, r.blockedBy ?? 'awaiting'])).toEqual([
+      ['run1:code:1', 'awaiting'],
+      ['run1:code:2', 'awaiting'],
+      ['run1:code:3', 'run1:code:1'],
+    ])
+    const again = suspended(await h.tools.resume({ state: roundTrip(out.state), decisions: { 'run1:code:2': { type: 'approve' } }, suspension }))
+    expect(again.pending[0]?.subCalls?.map((r) => [r.callId, r.blockedBy ?? 'awaiting'])).toEqual([
+      ['run1:code:1', 'awaiting'],
+      ['run1:code:3', 'run1:code:1'],
+    ])
+    expect(calls).toEqual(['deploy:c'])
+    const done = await h.tools.resume({ state: again.state, decisions: { 'run1:code:1': { type: 'approve' } }, suspension })
+    expect(text(done.results[0])).toBe(JSON.stringify(['deploy(a)', 'deploy(c)', 'migrate(m)'], null, 2))
+    expect(calls).toEqual(['deploy:c', 'deploy:a', 'migrate:m'])
   })
 
   test('a later run_code (exclusive) waiting behind a program that suspends is pending as blocked, and runs on resume', async () => {

@@ -282,7 +282,16 @@ class Runner {
    * body is claimed in the batch's resume ledger first.
    */
   private subCallGate(state: CallState, subCalls: SubCallControl): StepOutcome | undefined {
-    if (state.suspended !== undefined) {
+    const pendable = this.pendingResolvers[state.index] !== undefined
+    if (state.suspended !== undefined && !pendable) {
+      // Submitted with `submit`: a deferral fails closed, and holds nothing back.
+      state.draft = deferredFailure(state, this.run, state.suspended.reason)
+      state.suspended = undefined
+      state.dispatched = true
+      return NEXT
+    }
+    // A deferred call of `submitOutcome`, or one the barrier rules hold back behind it: pending.
+    if (pendable && subCalls.holds(state)) {
       state.dispatched = true
       return NEXT
     }
@@ -395,8 +404,8 @@ class Runner {
     this.resolvers[index] = undefined
     this.states[index] = undefined
     const exec = state.exec!
-    const reason = state.suspended!.reason
-    resolve(Object.freeze({ callId: state.call.callId, toolName: exec.definition.name, arguments: exec.arguments, ...(reason === undefined ? {} : { reason }) }))
+    const { reason, blockedBy } = state.suspended!
+    resolve(Object.freeze({ callId: state.call.callId, toolName: exec.definition.name, arguments: exec.arguments, ...(reason === undefined ? {} : { reason }), ...(blockedBy === undefined ? {} : { blockedBy }) }))
     return true
   }
 

@@ -68,10 +68,12 @@ function subCallRequest(value: unknown, at: string, name: string): SubCallReques
   const args = snapshotJson(r.arguments)
   if (!args.ok || args.value === null || typeof args.value !== 'object' || Array.isArray(args.value)) fail('/arguments', 'a JSON object')
   if (r.reason !== undefined && typeof r.reason !== 'string') fail('/reason', 'a string')
+  if (r.blockedBy !== undefined && typeof r.blockedBy !== 'string') fail('/blockedBy', 'a string')
   return Object.freeze({
     callId: r.callId as string,
     toolName: r.toolName as string,
     arguments: (args as { value: JsonObject }).value,
     ...(r.reason === undefined ? {} : { reason: r.reason as string }),
+    ...(r.blockedBy === undefined ? {} : { blockedBy: r.blockedBy as string }),
   })
 }

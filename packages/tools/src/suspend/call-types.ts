@@ -20,6 +20,12 @@ export interface SubCallRequest {
   readonly arguments: Readonly<JsonObject>
   /** The `ask` reason or the deferral's reason, if any. */
   readonly reason?: string
+  /**
+   * Set when the sub-call is not deferred itself but held back by the barrier rules behind an
+   * earlier pending sub-call (this id): it needs no decision and runs on resume once that one
+   * is settled.
+   */
+  readonly blockedBy?: string
 }
 
 /** What a sub-call runner's `submitOutcome` resolves with: its result, or pending on a deferred approval. */

@@ -6,6 +6,7 @@
 import type { RunnerOptions } from '../executor'
 import { CallSuspensionLink } from './call-link'
 import type { ResumeDecision } from './types'
+import type { CallState } from '../pipeline/types'
 
 /** The sub-call suspension of one runner (`RunContext.subCalls`). */
 export class SubCallControl {
@@ -14,12 +15,32 @@ export class SubCallControl {
   /** The parent call's `exec.suspension`, which claims sub-calls in the batch's resume ledger. */
   private readonly link: CallSuspensionLink | undefined
   private readonly claimed = new Set<string>()
+  /** The barrier rules over the runner's pending calls (as a batch's, `BatchSuspendControl.holds`). */
+  private anyPending = false
+  private exclusivePending = false
+  private firstPending: string | undefined
 
   constructor(options: RunnerOptions) {
     this.suspendable = options.suspendable === true
     this.decisions = options.decisions
     const link = options.parent?.suspension
     this.link = link instanceof CallSuspensionLink ? link : undefined
+  }
+
+  /**
+   * The barrier rules, in start order, for a call of `submitOutcome`: `true` when it is pending —
+   * deferred (recorded here), or blocked because an earlier call is pending and either this one
+   * is exclusive or an earlier pending one is (marks `state.suspended` blocked).
+   */
+  holds(state: CallState): boolean {
+    if (state.suspended === undefined) {
+      if (!this.exclusivePending && !(this.anyPending && !state.parallel)) return false
+      state.suspended = { status: 'blocked', blockedBy: this.firstPending! }
+    }
+    this.anyPending = true
+    this.firstPending ??= state.call.callId
+    if (!state.parallel) this.exclusivePending = true
+    return true
   }
 
   /** The decision given for `callId`, if any. */

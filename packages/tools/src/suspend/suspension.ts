@@ -164,6 +164,7 @@ function checkCall(call: unknown, at: string): asserts call is StateCall {
     if (typeof sub.toolName !== 'string') throw malformed(`${p}/toolName`, 'a string', sub.toolName)
     if (!isRecord(sub.arguments)) throw malformed(`${p}/arguments`, 'an object', sub.arguments)
     if (sub.reason !== undefined && typeof sub.reason !== 'string') throw malformed(`${p}/reason`, 'a string', sub.reason)
+    if (sub.blockedBy !== undefined && typeof sub.blockedBy !== 'string') throw malformed(`${p}/blockedBy`, 'a string', sub.blockedBy)
   })
 }
 
