@@ -1,7 +1,7 @@
 /**
  * An approval that outlives its process (issue 30, "Show it"):
  *
- *   npm run approvals -- start  --state approval.json
+ *   npm run approvals -- start  --state approval.json [--ptc]
  *   npm run approvals -- resume --state approval.json --decision approve      (or: reject --reason "…")
  *
  * `start` asks the model (recorded turns served by a local replay server), runs its calls with
@@ -11,12 +11,20 @@
  * registers the same tools, resumes the state with the decision from the command line
  * (`ctx.tools.resume`), appends the results still owed (`turnResults`: each exactly once) and asks
  * the model again, which answers.
+ *
+ * With `--ptc` the model sees one tool, `run_code` (the PTC executor), and writes a program
+ * that calls `check_status`, then `deploy`: the deferred approval parks that sub-call, the
+ * program's `run_code` call is pending with the sub-call's approval request, and the state
+ * carries the program's journal. `resume` decides the sub-call (`call_1:code:2`); the program
+ * is replayed in a fresh sandbox (`check_status` answered from the journal, not run again) and
+ * continues with the decision.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { Context } from 'cordis'
 import OpenAI from 'openai'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
-import { createSuspension, defineTool, ToolRegistry, type JsonValue, type RawToolCall, type ResumeDecision, type ResumeLedger, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { createSuspension, defineTool, ToolRegistry, type JsonValue, type PendingCall, type RawToolCall, type ResumeDecision, type ResumeLedger, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { PtcExecutor } from '@deepseek-ai/dsh-tool-executor-ptc'
 import { NativeExecutor, parseOpenAIChatCompletion, toOpenAIChatAssistantMessage, toOpenAIChatToolMessages, toOpenAIChatTools, turnResults } from '@deepseek-ai/dsh-tool-executor-native'
 import { startReplayServer } from '@deepseek-ai/dsh-tool-testkit'
 
@@ -26,7 +34,12 @@ interface SavedApproval {
   readonly messages: ChatCompletionMessageParam[]
   readonly calls: readonly RawToolCall[]
   readonly delivered: readonly string[]
+  /** Which executor ran the batch (`ptc`: `--ptc`); resume mounts the same. */
+  readonly mode?: Mode
 }
+
+/** The executor the model's calls run on: native tool calls, or one `run_code` program (PTC). */
+type Mode = 'native' | 'ptc'
 
 const USER: ChatCompletionMessageParam = { role: 'user', content: 'Deploy v2 if the service is healthy.' }
 /** Demo signing key; a deployment reads its own from a secret store (at least 32 bytes). */
@@ -58,10 +71,12 @@ function fileLedger(dir: string): ResumeLedger {
 }
 
 /** The registry with the two tools, an `ask` for deploys and an approval service that always defers. */
-async function agent(env: NodeJS.ProcessEnv, file: string) {
+async function agent(env: NodeJS.ProcessEnv, file: string, mode: Mode) {
   const ctx = new Context()
   await ctx.plugin(ToolRegistry, {})
-  await ctx.plugin(NativeExecutor, {})
+  // The PTC runtime starts on the first program (one program per process here: no warm-up).
+  if (mode === 'ptc') await ctx.plugin(PtcExecutor, { warmUp: false })
+  else await ctx.plugin(NativeExecutor, {})
   const text = { schema: { type: 'string' }, render: (_args: unknown, value: string) => [{ type: 'text' as const, text: value }] } as const
   ctx.tools.register(defineTool({ name: 'check_status', description: 'Health of the service.', parameters: {}, output: text, execute: () => 'healthy' }))
   ctx.tools.register(
@@ -90,31 +105,50 @@ async function ask(turn: string, messages: ChatCompletionMessageParam[], tools: 
   }
 }
 
-const show = (call: RawToolCall, result: ToolResult | undefined, pendingReason?: string): string =>
-  `  ${call.callId} ${call.name}(${typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)}) → ${
-    result === undefined ? `awaiting approval (${pendingReason ?? 'no reason'})` : result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n')
-  }`
+/** A call as printed: `run_code` by its program's description, other tools with their arguments. */
+function label(call: RawToolCall): string {
+  const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)
+  if (call.name !== 'run_code') return `${call.callId} ${call.name}(${args})`
+  const description = (JSON.parse(args) as { description?: string }).description
+  return `${call.callId} run_code("${description ?? ''}")`
+}
 
-async function start(file: string, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
-  const { ctx, suspension } = await agent(env, file)
+const show = (call: RawToolCall, result: ToolResult | undefined, pending?: PendingCall): string =>
+  `  ${label(call)} → ${result === undefined ? awaiting(pending) : result.content.map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join(' | ').replace(/\n/g, ' | ')}`
+
+/** A pending call as printed: its reason, or for a program its sub-calls awaiting approval. */
+function awaiting(pending: PendingCall | undefined): string {
+  const subCalls = pending?.subCalls
+  if (subCalls === undefined) return `awaiting approval (${pending?.reason ?? 'no reason'})`
+  return `suspended: ${subCalls.map((s) => `${s.callId} ${s.toolName}(${JSON.stringify(s.arguments)}) awaits approval (${s.reason ?? 'no reason'})`).join('; ')}`
+}
+
+/** The ids a decision answers: each pending call's, or for a program its sub-calls'. */
+function awaitingIds(state: SuspendedState): string[] {
+  return state.payload.calls.flatMap((c) => (c.status === 'completed' ? [] : (c.subCalls?.map((s) => s.callId) ?? [c.callId])))
+}
+
+async function start(file: string, mode: Mode, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
+  const { ctx, suspension } = await agent(env, file, mode)
   try {
     const declared = toOpenAIChatTools(ctx.tools.describe())
     print(`user: ${String(USER.content)}`)
-    const parsed = parseOpenAIChatCompletion(await ask('first', [USER], declared.tools), { nameMap: declared.nameMap })
-    print(`model: ${parsed.text} (${parsed.calls.length} calls)`)
+    const parsed = parseOpenAIChatCompletion(await ask(mode === 'ptc' ? 'ptc-first' : 'first', [USER], declared.tools), { nameMap: declared.nameMap })
+    print(`model: ${parsed.text} (${parsed.calls.length} call${parsed.calls.length === 1 ? '' : 's'})`)
     const outcome = await ctx.tools.executeSuspendable({ calls: parsed.calls, nameMap: declared.nameMap, suspension })
     const results = outcome.results
     const pending = outcome.status === 'suspended' ? outcome.pending : []
-    parsed.calls.forEach((call, i) => print(show(call, results[i], pending.find((p) => p.callId === call.callId)?.reason)))
+    parsed.calls.forEach((call, i) => print(show(call, results[i], pending.find((p) => p.callId === call.callId))))
     if (outcome.status === 'complete') {
       print('nothing to approve')
       return 0
     }
     const now = turnResults(parsed.calls, outcome.results, [], 'incremental')
     const messages = [USER, toOpenAIChatAssistantMessage(parsed) as ChatCompletionMessageParam, ...(toOpenAIChatToolMessages(now.calls, now.results) as ChatCompletionMessageParam[])]
-    const saved: SavedApproval = { state: outcome.state, messages, calls: parsed.calls, delivered: now.delivered }
+    const saved: SavedApproval = { state: outcome.state, messages, calls: parsed.calls, delivered: now.delivered, mode }
     writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`)
-    print(`suspended: ${pending.length} call awaiting a decision (${pending.map((p) => p.callId).join(', ')}); state written to ${file}`)
+    const ids = awaitingIds(outcome.state)
+    print(`suspended: ${ids.length} call awaiting a decision (${ids.join(', ')}); state written to ${file}`)
     return 0
   } finally {
     await ctx.fiber.dispose()
@@ -123,10 +157,10 @@ async function start(file: string, env: NodeJS.ProcessEnv, print: (line: string)
 
 async function resume(file: string, decision: ResumeDecision, env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
   const saved = JSON.parse(readFileSync(file, 'utf8')) as SavedApproval
-  const { ctx, suspension } = await agent(env, file)
+  const { ctx, suspension } = await agent(env, file, saved.mode ?? 'native')
   try {
     const declared = toOpenAIChatTools(ctx.tools.describe())
-    const ids = saved.calls.filter((c) => !saved.delivered.includes(c.callId)).map((c) => c.callId)
+    const ids = awaitingIds(saved.state)
     const outcome = await ctx.tools.resume({ state: saved.state, decisions: Object.fromEntries(ids.map((id) => [id, decision])), suspension, nameMap: declared.nameMap })
     if (outcome.status !== 'complete') {
       print('still suspended')
@@ -152,7 +186,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, prin
   }
   const file = option('state') ?? 'approval.json'
   try {
-    if (argv[0] === 'start') return await start(file, env, print)
+    if (argv[0] === 'start') return await start(file, argv.includes('--ptc') ? 'ptc' : 'native', env, print)
     if (argv[0] === 'resume') {
       const type = option('decision')
       if (type !== 'approve' && type !== 'reject') {
@@ -162,7 +196,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv, prin
       const reason = option('reason')
       return await resume(file, type === 'approve' ? { type } : reason === undefined ? { type } : { type, reason }, env, print)
     }
-    print('usage: start [--state FILE] | resume [--state FILE] --decision approve|reject [--reason TEXT]')
+    print('usage: start [--state FILE] [--ptc] | resume [--state FILE] --decision approve|reject [--reason TEXT]')
     return 2
   } catch (error) {
     print(`error: ${error instanceof Error ? error.message : String(error)}`)

@@ -1,7 +1,8 @@
 /**
  * examples/approvals: `start` and `resume` run as separate child processes (the state only lives
  * in the file between them); the exact output of both, with an approval and with a rejection,
- * and a second resume of the same state refused by the file ledger.
+ * and a second resume of the same state refused by the file ledger; and the same with `--ptc`,
+ * where the deferred call is a sub-call of the model's `run_code` program.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -56,6 +57,34 @@ describe('examples/approvals', () => {
     expect(command(['resume', '--state', file, '--decision', 'reject', '--reason', 'not on a Friday'])).toEqual({
       status: 0,
       lines: ['resumed with reject (not on a Friday)', '  call_2 deploy({"version": "v2"}) → Error: not on a Friday', 'model: The service is healthy, but the deploy was not approved, so v1 stays live.'],
+    })
+  })
+
+  test('--ptc: the program suspends on its deploy sub-call; resume approves it in a new process and the program continues; a second resume is refused', () => {
+    const file = stateFile()
+    expect(command(['start', '--state', file, '--ptc'])).toEqual({
+      status: 0,
+      lines: [
+        'user: Deploy v2 if the service is healthy.',
+        "model: I'll check the service and deploy v2 in one program. (1 call)",
+        '  call_1 run_code("check the service, deploy v2") → suspended: call_1:code:2 deploy({"version":"v2"}) awaits approval (deploys need a human)',
+        `suspended: 1 call awaiting a decision (call_1:code:2); state written to ${file}`,
+      ],
+    })
+    expect(command(['resume', '--state', file, '--decision', 'approve'])).toEqual({
+      status: 0,
+      lines: ['resumed with approve', '  call_1 run_code("check the service, deploy v2") → status: healthy | deployed v2', 'model: The service was healthy and v2 is deployed.'],
+    })
+    const again = command(['resume', '--state', file, '--decision', 'approve'])
+    expect([again.status, again.lines.length, again.lines[0]?.startsWith('error: STATE_REPLAYED: ')]).toEqual([1, 1, true])
+  })
+
+  test('--ptc: a rejection reaches the program as a failed sub-call', () => {
+    const file = stateFile()
+    expect(command(['start', '--state', file, '--ptc']).status).toBe(0)
+    expect(command(['resume', '--state', file, '--decision', 'reject', '--reason', 'not on a Friday'])).toEqual({
+      status: 0,
+      lines: ['resumed with reject (not on a Friday)', '  call_1 run_code("check the service, deploy v2") → status: healthy | not deployed: not on a Friday', 'model: The service is healthy, but the deploy was not approved, so v1 stays live.'],
     })
   })
 })

@@ -33,6 +33,8 @@ export class ProgramSettledError extends Error {
 /** A sub-call whose approval was deferred: the registry's description of it (its pending call), kept opaque. */
 export interface DeferredSubCall {
   readonly deferred: unknown
+  /** Not deferred itself but held back behind an earlier pending sub-call (the barrier rules): it needs no decision and runs on resume. */
+  readonly blocked?: boolean
 }
 
 /**
@@ -147,15 +149,16 @@ export function createBridge(options: BridgeOptions): SubCallBridge {
         plan.done()
         return receive(toolName, callId, plan.outcome)
       case 'undecided':
-        pending.push({ step, callId, name: toolName, arguments: argument })
-        throw new SubCallParked(toolName)
+        // Asked again: the approval service answers, and a deferral parks it again (still pending),
+        // in submission order with the rest, so the runner's barrier rules see it.
+        break
     }
     const raw: RawToolCall = { callId, name: toolName, arguments: argument }
     // A decided pending call is answered by the runner's decisions (runnerOptions).
     const answer = options.suspension === undefined ? await getRunner().submit(raw) : await options.suspension.submit(getRunner(), raw)
     if ('deferred' in answer) {
       if (options.suspendable !== true) throw failure(toolName, `the approval of ${toolName} was deferred, but this code runtime cannot suspend a program (APPROVAL_NOT_SUSPENDABLE)`)
-      pending.push({ step, callId, name: toolName, arguments: argument })
+      pending.push(answer.blocked === true ? { step, callId, name: toolName, arguments: argument, blocked: true } : { step, callId, name: toolName, arguments: argument })
       deferred.push(answer.deferred)
       throw new SubCallParked(toolName)
     }

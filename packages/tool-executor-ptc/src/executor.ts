@@ -32,6 +32,9 @@ import { accessor } from './runtime/host-call'
 import { createQuickJsRuntime } from './runtime/quickjs'
 import type { CodeLanguageFlavour, CodeRuntime, RunLimits } from './runtime/types'
 import { generateSdk, type SdkTool } from './sdk'
+import { coreSuspension } from './core-suspension'
+
+const CORE_SUSPENSION = coreSuspension()
 
 /** The name of the one tool the model sees under PTC. */
 export const RUN_CODE = 'run_code'
@@ -62,7 +65,9 @@ export interface PtcExecutorConfig {
   readonly warmUp?: boolean
   /**
    * Suspension of programs whose sub-call approval is deferred (see {@link PtcSuspension} and
-   * `replay.ts`). Absent: a deferred sub-call is never recognised and programs never suspend.
+   * `replay.ts`). Absent: {@link coreSuspension}, for the `run_code` calls of a batch that can
+   * suspend (`ctx.tools.executeSuspendable`, `ctx.tools.resume`); in any other batch a deferred
+   * sub-call fails closed and programs never suspend.
    */
   readonly suspension?: PtcSuspension
 }
@@ -253,7 +258,9 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
     async execute(args, exec): Promise<RunCodeValue> {
       if (exec.signal.aborted) throw exec.signal.reason
       const definitions = batch.definitions()
-      const resumed = resumeInput(config.suspension, exec, args.code, runtime.language)
+      // The registry's suspension when the batch can suspend (`exec.suspension`), unless the config brings its own.
+      const suspension = config.suspension ?? (exec.suspension === undefined ? undefined : CORE_SUSPENSION)
+      const resumed = resumeInput(suspension, exec, args.code, runtime.language)
       const replay = resumed === undefined ? undefined : new Replayer(resumed.state, resumed.decisions)
       const bridge = createBridge({
         exec,
@@ -262,7 +269,7 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
         toolSet: batch.toolSet,
         maxParallelSubCalls,
         ...(replay === undefined ? {} : { replay }),
-        ...(config.suspension === undefined ? {} : { suspension: config.suspension }),
+        ...(suspension === undefined ? {} : { suspension }),
         ...(resumed === undefined ? {} : { decisions: resumed.decisions }),
         suspendable: runtime.suspendable === true,
       })
@@ -283,9 +290,9 @@ export function createPtcExecutor(config: PtcExecutorConfig = {}): PtcToolExecut
       const kind = output.error?.kind
       const divergence = bridge.divergence() ?? (replay !== undefined && (kind === undefined || kind === 'exception') ? replay.unfinished() : undefined)
       if (divergence !== undefined && !exec.signal.aborted) throw new ToolError(PTC_REPLAY_DIVERGED, divergence)
-      if (output.suspended !== undefined && config.suspension !== undefined) {
+      if (output.suspended !== undefined && suspension !== undefined) {
         const state: PtcRunState = { version: PTC_STATE_VERSION, language: runtime.language, program: args.code, journal: [...bridge.journal], pending: [...bridge.pending], determinism: output.suspended.determinism }
-        config.suspension.suspend(state, exec, bridge.deferred)
+        suspension.suspend(state, exec, bridge.deferred)
       }
       if (output.error !== undefined) {
         if (output.error.kind === 'abort' && exec.signal.aborted) throw exec.signal.reason

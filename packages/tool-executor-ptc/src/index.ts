@@ -8,6 +8,7 @@ import type { Context } from 'cordis'
 import { createPtcExecutor, type PtcExecutorConfig } from './executor'
 
 export * from './executor'
+export { coreSuspension } from './core-suspension'
 export { ProgramSettledError } from './bridge'
 export * from './runtime/types'
 export * from './runtime/quickjs'

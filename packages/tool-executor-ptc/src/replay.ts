@@ -9,7 +9,9 @@
  *   answered from it — never executed again — once every journaled call that settled before it
  *   in the first run has been answered (the replies reach the program in their original order);
  * - a pending sub-call is executed for real when its decision approves it, gets the rejection
- *   result when its decision rejects it, and stays pending (the run suspends again) without one;
+ *   result when its decision rejects it, and without one is asked again (the approval service
+ *   answers; a deferral keeps it pending and the run suspends again); a sub-call that was only
+ *   blocked behind a pending one (`blocked`) is issued live, and the barrier rules decide again;
  * - a sub-call past the journal runs live, as in any run;
  * - a sub-call that differs from what the journal holds at step `k` (another tool, other
  *   arguments), or a program that ends before re-issuing every journaled step, is a divergence:
@@ -49,12 +51,14 @@ export interface SubCallRecord {
   readonly outcome: SubCallOutcome
 }
 
-/** A sub-call waiting for a decision. */
+/** A sub-call waiting for a decision, or (`blocked`) behind one. */
 export interface PendingSubCall {
   readonly step: number
   readonly callId: string
   readonly name: string
   readonly arguments: JsonValue
+  /** Held back by the barrier rules behind an earlier pending sub-call: no decision; a resumed run issues it live. */
+  readonly blocked?: true
 }
 
 /**
@@ -84,7 +88,7 @@ export type ReplayPlan =
   | { readonly kind: 'journal'; readonly outcome: SubCallOutcome; readonly ready: Promise<void>; readonly done: () => void }
   /** A pending sub-call with its decision: execute it (approve) or give it the rejection (reject). */
   | { readonly kind: 'decided'; readonly decision: SubCallDecision }
-  /** A pending sub-call without a decision: it stays pending. */
+  /** A pending sub-call without a decision: asked again (the approval service may defer it again). */
   | { readonly kind: 'undecided' }
   /** Beyond the journal: run it live. */
   | { readonly kind: 'live' }
@@ -140,6 +144,7 @@ export class Replayer {
       return { kind: 'diverged', message: replayDivergence(step, expected, { name, arguments: args }) }
     }
     if (found === undefined) {
+      if ((pending as PendingSubCall).blocked === true) return { kind: 'live' }
       const decision = this.decisions.get((pending as PendingSubCall).callId)
       return decision === undefined ? { kind: 'undecided' } : { kind: 'decided', decision }
     }
@@ -224,7 +229,10 @@ export function checkPtcRunState(value: unknown): string | undefined {
       if (typeof r.callId !== 'string') return `${p}/callId must be a string`
       if (typeof r.name !== 'string') return `${p}/name must be a string`
       if (!('arguments' in r)) return `${p}/arguments is missing`
-      if (!withOutcome) continue
+      if (!withOutcome) {
+        if (r.blocked !== undefined && r.blocked !== true) return `${p}/blocked must be true when present, got ${JSON.stringify(r.blocked)}`
+        continue
+      }
       const o = r.outcome as Record<string, unknown> | null | undefined
       if (o === null || typeof o !== 'object') return `${p}/outcome must be an object`
       if (o.ok === true && !('value' in o)) return `${p}/outcome/value is missing`

@@ -24,3 +24,14 @@ test('examples/quick-start.ts is the README block verbatim and prints run_code, 
     [{ type: 'text', text: 'skipped: Invalid arguments for tool "lookup_order": /id: must match pattern "^ORD-[0-9]{4}$"\n{\n  "count": 3,\n  "total": 300.6\n}' }],
   ])
 })
+
+test('examples/suspend.ts is the README block verbatim and prints what its comments say', async () => {
+  const source = readFileSync(new URL('../examples/suspend.ts', import.meta.url), 'utf8')
+  expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(`\`\`\`ts\n${source}\`\`\``)
+  const printed: string[] = []
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')))
+  await import(/* @vite-ignore */ new URL('../examples/suspend.ts', import.meta.url).href)
+  const commented = source.split('\n').filter((line, i, lines) => line.startsWith('// ') && i > 0 && lines[i - 1]!.includes('console.log')).map((line) => line.slice(3))
+  expect(commented).toEqual(['call_1:code:2 deploy {"version":"v2"}: deploys need a human', 'complete [{"type":"text","text":"deployed v2"}]'])
+  expect(printed).toEqual(commented)
+}, 60_000)

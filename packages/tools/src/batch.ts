@@ -20,6 +20,9 @@ import { Pool, TURN } from './pool'
 import { HOLD, NEXT, PARK, StageCursor, type StepOutcome } from './runner/cursor'
 import { alreadyExecuted, RESTORED, resumedState, type BatchSuspendControl } from './suspend/control'
 import { inheritedDurable } from './pipeline/execution'
+import { SubCallControl } from './suspend/sub-calls'
+import type { CallOutcome, SubCallRequest } from './suspend/call-types'
+import { deferredFailure } from './pipeline/policy'
 
 /** Default bound of the parallel pool (docs/design.md, "Native executor and provider formats": `maxParallelCalls` default 10). */
 export const DEFAULT_MAX_PARALLEL = 10
@@ -65,6 +68,7 @@ export function createRunner(host: PipelineHost, options: RunnerOptions): BatchR
   const runner = new Runner(host, options)
   return {
     submit: (entry) => runner.submit(entry),
+    submitOutcome: (entry) => runner.submitOutcome(entry),
     submitAll: (entries) => runner.submitAll(entries),
     drain: () => runner.drain(),
     get submitted() {
@@ -96,6 +100,7 @@ function runContext(host: PipelineHost, options: RunnerOptions): RunContext {
     lastName: undefined,
     lastFound: undefined,
     suspend: options.suspend,
+    subCalls: options.suspendable === true || options.decisions !== undefined ? new SubCallControl(options) : undefined,
   }
 }
 
@@ -121,6 +126,8 @@ class Runner {
   private deferredTools: (FoundTool | undefined)[] = []
   /** Per-call result callbacks (`submit`); absent for calls of `submitAll`. */
   private readonly resolvers: (((result: ToolResult) => void) | undefined)[] = []
+  /** Per-call pending callbacks (`submitOutcome`). */
+  private readonly pendingResolvers: (((pending: SubCallRequest) => void) | undefined)[] = []
   private results: ToolResult[] = []
   submitted = 0
   /** Calls before `policyCursor.at` passed policy; before `startCursor.at` were admitted; before `completeCursor.at` have results. */
@@ -236,6 +243,9 @@ class Runner {
     if (suspend !== undefined) {
       const gate = this.suspendGate(state, suspend)
       if (gate !== undefined) return gate
+    } else if (this.run.subCalls !== undefined) {
+      const gate = this.subCallGate(state, this.run.subCalls)
+      if (gate !== undefined) return gate
     }
     let admission: boolean | undefined
     try {
@@ -263,9 +273,37 @@ class Runner {
       return NEXT
     }
     if (!suspend.needsClaim(state.index)) return undefined
+    return this.claimGate(state, () => suspend.claim(state.index, state.call.callId))
+  }
+
+  /**
+   * The same for a call of a sub-call runner (`RunnerOptions.suspendable` / `decisions`): a
+   * pending sub-call (its approval deferred) does not dispatch; a decided sub-call of a resumed
+   * body is claimed in the batch's resume ledger first.
+   */
+  private subCallGate(state: CallState, subCalls: SubCallControl): StepOutcome | undefined {
+    const pendable = this.pendingResolvers[state.index] !== undefined
+    if (state.suspended !== undefined && !pendable) {
+      // Submitted with `submit`: a deferral fails closed, and holds nothing back.
+      state.draft = deferredFailure(state, this.run, state.suspended.reason)
+      state.suspended = undefined
+      state.dispatched = true
+      return NEXT
+    }
+    // A deferred call of `submitOutcome`, or one the barrier rules hold back behind it: pending.
+    if (pendable && subCalls.holds(state)) {
+      state.dispatched = true
+      return NEXT
+    }
+    const callId = state.call.callId
+    return subCalls.needsClaim(callId) ? this.claimGate(state, () => subCalls.claim(callId)) : undefined
+  }
+
+  /** Claims the call of `state` before it starts: claimed (`undefined`: it goes on), claimed before (`ALREADY_EXECUTED`), or waiting for the claim. */
+  private claimGate(state: CallState, ask: () => boolean | Promise<boolean>): StepOutcome | undefined {
     let claim: boolean | Promise<boolean>
     try {
-      claim = suspend.claim(state.index, state.call.callId)
+      claim = ask()
     } catch (error) {
       claim = Promise.reject(error)
     }
@@ -307,7 +345,14 @@ class Runner {
   private launchWaiter(acquired: boolean): void {
     const index = this.startCursor.at
     this.startCursor.unpark()
-    this.launch(this.states[index]!, acquired)
+    const state = this.states[index]!
+    // A body that suspended while this call waited (`exec.suspension`) holds it back by the barrier rules.
+    if (acquired && this.run.suspend?.holds(state) === true) {
+      this.pool.release(state.parallel)
+      state.dispatched = true
+      return
+    }
+    this.launch(state, acquired)
   }
 
   // ------------------------------------------------------------------ completion
@@ -344,6 +389,26 @@ class Runner {
     } else this.results[index] = result!
   }
 
+  /**
+   * A sub-call whose approval was deferred (`RunnerOptions.suspendable`): handed to its
+   * `submitOutcome` as pending (`true`), or, submitted with `submit`, failed closed like a
+   * deferral in a batch that cannot suspend (`false`: it completes as usual).
+   */
+  private subCallPending(index: number, state: CallState): boolean {
+    const resolve = this.pendingResolvers[index]
+    if (resolve === undefined) {
+      state.draft = deferredFailure(state, this.run, state.suspended!.reason)
+      return false
+    }
+    this.pendingResolvers[index] = undefined
+    this.resolvers[index] = undefined
+    this.states[index] = undefined
+    const exec = state.exec!
+    const { reason, blockedBy } = state.suspended!
+    resolve(Object.freeze({ callId: state.call.callId, toolName: exec.definition.name, arguments: exec.arguments, ...(reason === undefined ? {} : { reason }), ...(blockedBy === undefined ? {} : { blockedBy }) }))
+    return true
+  }
+
   /** Stages 4–6 for the call at `index` once its dispatch ended: post-execute, then finalize and observe. */
   private completeStep(index: number): StepOutcome {
     const state = this.states[index]!
@@ -354,7 +419,7 @@ class Runner {
         this.deliver(index, restored)
         return NEXT
       }
-    }
+    } else if (state.suspended !== undefined && this.subCallPending(index, state)) return NEXT
     let pending: void | Promise<void> = undefined
     try {
       pending = postExecute(state, this.run)
@@ -528,6 +593,16 @@ class Runner {
     this.schedule()
     return new Promise<ToolResult>((resolve) => {
       this.resolvers[index] = resolve
+    })
+  }
+
+  submitOutcome(entry: RawToolCall | Readonly<Record<string, unknown>>): Promise<CallOutcome> {
+    const index = this.submitted
+    this.enqueue(entry, false)
+    this.schedule()
+    return new Promise<CallOutcome>((resolve) => {
+      this.resolvers[index] = (result) => resolve(Object.freeze({ status: 'complete', result }))
+      this.pendingResolvers[index] = (pending) => resolve(Object.freeze({ status: 'pending', pending }))
     })
   }
 

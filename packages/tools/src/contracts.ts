@@ -8,6 +8,7 @@
  */
 import type { ToolProgress } from './progress'
 import type { ResultCut, ToolResultBudget } from './budget/types'
+import type { CallSuspension } from './suspend/call-types'
 
 /** A JSON primitive. */
 export type JsonPrimitive = string | number | boolean | null
@@ -430,6 +431,13 @@ export interface ToolExecution {
    * outside a durable batch and before the call's start was journaled (pre-execute listeners).
    */
   readonly durableStartedAt?: number | undefined
+  /**
+   * Set for a model-direct call of a suspendable or resumed batch (`ctx.tools.executeSuspendable`,
+   * `ctx.tools.resume`): lets a body that runs calls of its own (PTC's `run_code`) end its call as
+   * pending on their deferred approvals and be resumed later from its own journal. See
+   * {@link CallSuspension}. `undefined` elsewhere (plain batches, PTC sub-calls).
+   */
+  readonly suspension?: CallSuspension | undefined
   /**
    * Appends model-facing context after this call's result (docs/design.md, "PTC executor": a successful
    * image-bearing PTC sub-result "is appended after the outer result as source-attributed

@@ -19,6 +19,8 @@ import type {
   ToolSchema,
 } from './contracts'
 import type { BatchSuspendControl } from './suspend/control'
+import type { CallOutcome } from './suspend/call-types'
+import type { ResumeDecision } from './suspend/types'
 import type { DurableContext } from './durable'
 
 /**
@@ -217,6 +219,21 @@ export interface RunnerOptions {
    * `exec.idempotencyKey` (PTC sub-calls are journaled steps of their own).
    */
   readonly durable?: DurableContext
+  /**
+   * A sub-call runner of a body that may suspend (`exec.suspension` of its `parent` is set): a
+   * call whose approval service answers `{ type: 'defer' }` comes back pending from
+   * {@link CallRunner.submitOutcome} (it does not run, its post-execute and observers do not
+   * run) instead of failing `TOOL_DENIED` (`ApprovalDeferred`). `submit` still fails it closed.
+   */
+  readonly suspendable?: boolean
+  /**
+   * Decisions for pending sub-calls of a resumed body, by sub-call id
+   * (`exec.suspension.resumed.decisions`): each answers its call's `ask` instead of the approval
+   * service. With a `parent` whose `exec.suspension` is set, an approved call is claimed in the
+   * batch's resume ledger before its body runs, so a second resume of the same state cannot run
+   * it again (`ALREADY_EXECUTED`).
+   */
+  readonly decisions?: Readonly<Record<string, ResumeDecision>>
   /** Called at submission for every call (parsed arguments when prepare succeeded, else the raw ones); PTC logs inner events with it. */
   readonly onCallStart?: (call: RawToolCall, args: JsonValue) => void
 }
@@ -229,6 +246,12 @@ export interface CallRunner {
    * Never rejects.
    */
   submit(call: RawToolCall | Readonly<Record<string, unknown>>): Promise<ToolResult>
+  /**
+   * {@link submit} for a {@link RunnerOptions.suspendable} runner: `{ status: 'complete', result }`,
+   * or `{ status: 'pending', pending }` when the call's approval was deferred (it did not run).
+   * Never rejects. Present on the registry's runners.
+   */
+  submitOutcome?(call: RawToolCall | Readonly<Record<string, unknown>>): Promise<CallOutcome>
   /** Resolves once every submitted call has settled. */
   drain(): Promise<void>
   /** Number of calls submitted so far. */

@@ -8,3 +8,4 @@ export { createSuspension, DEFAULT_STATE_TTL_MS, MIN_KEY_BYTES, type Suspension,
 export { MemoryResumeLedger, type ResumeLedger } from './suspend/ledger'
 export type { BatchSuspendControl } from './suspend/control'
 export { toolHash } from './suspend/identity'
+export type { CallOutcome, CallSuspension, ResumedCall, SubCallRequest } from './suspend/call-types'

@@ -11,6 +11,7 @@ import { freezeContext, isContext } from './frozen-content'
 import { shownName } from './shown-name'
 import type { CallState, RunContext } from './types'
 import type { DurableContext } from '../durable'
+import type { CallSuspension } from '../suspend/call-types'
 import { childContext, durableCallOf } from './durable'
 
 /**
@@ -108,6 +109,10 @@ export class Execution implements ToolExecution {
     return this.#run.durable === undefined ? undefined : durableCallOf(this.#state, this.#run).startedAt
   }
 
+  get suspension(): CallSuspension | undefined {
+    return this.#run.suspend?.callSuspension(this.#state)
+  }
+
   /** The durable context a runner created with `parent: view` inherits (`undefined` outside a durable batch or for a foreign view). */
   static durableChildOf(view: ToolExecution): DurableContext | undefined {
     const exec = view instanceof SignalView ? SignalView.executionOf(view) : view
@@ -163,7 +168,7 @@ export class Execution implements ToolExecution {
 }
 
 /** The fields of an execution view that no listener, wrapper or body may replace. */
-const READ_ONLY_FIELDS = ['callId', 'name', 'arguments', 'rawArguments', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId', 'idempotencyKey', 'durableStartedAt'] as const
+const READ_ONLY_FIELDS = ['callId', 'name', 'arguments', 'rawArguments', 'definition', 'scope', 'agent', 'log', 'parent', 'batchId', 'idempotencyKey', 'durableStartedAt', 'suspension'] as const
 
 /**
  * Gives each of {@link READ_ONLY_FIELDS} on `proto` (a class that declares their getters) a setter
@@ -248,6 +253,9 @@ export class SignalView implements ToolExecution {
   }
   get durableStartedAt(): number | undefined {
     return this.#exec.durableStartedAt
+  }
+  get suspension(): CallSuspension | undefined {
+    return this.#exec.suspension
   }
   get signal(): AbortSignal {
     return this.#signal

@@ -90,7 +90,8 @@ async function ask(state: CallState, run: RunContext, reason: string | undefined
   const approval = run.hooks.approval
   const suspend = run.suspend
   // A suspendable batch: an answer given before (in the state or to `resume`) answers the ask.
-  const known = suspend?.decisionFor(exec.callId)
+  // A resumed body's sub-call runner: the decision given for the sub-call answers it.
+  const known = suspend === undefined ? run.subCalls?.decisionFor(exec.callId) : suspend.decisionFor(exec.callId)
   if (known !== undefined || (approval === undefined && suspend?.resume !== undefined)) return answered(state, run, known ?? DEFER, reason)
   const durable = run.durable
   if (approval === undefined && durable?.awaitDecision === undefined) {
@@ -137,8 +138,8 @@ function answered(state: CallState, run: RunContext, answer: unknown, reason: st
   }
   if ((answer as ApprovalDecision).type === 'defer') {
     const deferral = (answer as { reason?: string }).reason ?? reason
-    if (run.suspend === undefined) {
-      state.draft = policyOutcome(name, messages.approvalDeferred(shownName(name, run)), 'ApprovalDeferred', deferral)
+    if (run.suspend === undefined && run.subCalls?.suspendable !== true) {
+      state.draft = deferredFailure(state, run, deferral)
       return
     }
     // Pending: no guard runs now (they run when it is answered, on resume).
@@ -147,6 +148,12 @@ function answered(state: CallState, run: RunContext, answer: unknown, reason: st
   }
   run.suspend?.recordDecision(state.exec!.callId, APPROVE)
   guard(state, run)
+}
+
+/** The failure of a call whose approval was deferred where it cannot stay pending: `TOOL_DENIED` (`ApprovalDeferred`). */
+export function deferredFailure(state: CallState, run: RunContext, reason: string | undefined): NonNullable<CallState['draft']> {
+  const name = state.exec!.name
+  return policyOutcome(name, messages.approvalDeferred(shownName(name, run)), 'ApprovalDeferred', reason)
 }
 
 /** The monotonic guards (synchronous), then a last look at the caller's signal. */

@@ -12,6 +12,7 @@ import type { AbortWatch } from '../abort-watch'
 import type { UnknownKeysMode } from '../unknown-keys'
 import type { Execution } from './execution'
 import type { BatchSuspendControl } from '../suspend/control'
+import type { SubCallControl } from '../suspend/sub-calls'
 import type { DurableContext } from '../durable'
 import type { ResolvedResultBudget, ResultCut } from '../budget/types'
 
@@ -87,6 +88,8 @@ export interface RunContext {
   lastFound: FoundTool | undefined
   /** The batch's suspension control when it may suspend or resumes (`RunnerOptions.suspend`). */
   readonly suspend: BatchSuspendControl | undefined
+  /** A sub-call runner's suspension (`RunnerOptions.suspendable` / `decisions`); absent otherwise. */
+  readonly subCalls: SubCallControl | undefined
 }
 
 /** A failure before an execution view existed, or at any later stage. */

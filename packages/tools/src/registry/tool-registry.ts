@@ -77,7 +77,8 @@ function checkSuspension(value: unknown, method: string): Suspension {
 function checkDecisions(decisions: unknown, payload: StatePayload): Readonly<Record<string, ResumeDecision>> {
   if (decisions === undefined) return {}
   if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions)) throw new SuspensionError('DECISION_INVALID', '/decisions', `expected an object of call id → decision, got ${typeLabel(decisions)}`)
-  const pending = new Set(payload.calls.filter((c) => c.status !== 'completed').map((c) => c.callId))
+  // A call whose body suspended is decided through its sub-calls (`<call id>:code:<k>`), not itself.
+  const pending = new Set(payload.calls.flatMap((c) => (c.status === 'completed' ? [] : c.subCalls === undefined ? [c.callId] : c.subCalls.map((s) => s.callId))))
   for (const [id, decision] of Object.entries(decisions)) {
     const at = `/decisions/${escapePointer(id)}`
     if (!pending.has(id)) throw new SuspensionError('DECISION_INVALID', at, `no pending call of this state has id ${JSON.stringify(id)} (pending: ${[...pending].join(', ') || 'none'})`)

@@ -14,6 +14,8 @@ import { quoteText } from '../errors'
 import { toolHash } from './identity'
 import type { Suspension } from './suspension'
 import type { BatchOutcome, PendingCall, ResumeDecision, StateCall, StatePayload, StoredResult } from './types'
+import { CallSuspensionLink, type BodySuspension, type LinkHost } from './call-link'
+import type { ResumedCall } from './call-types'
 
 /** A resumed state and the caller's decisions (checked). */
 export interface ResumeInput {
@@ -25,7 +27,7 @@ export interface ResumeInput {
  * Opaque to executors: pass `ExecutorBatch.suspend` through to `pipeline.runBatch` (spreading the
  * batch keeps it) and the batch can suspend or resume. Created by the registry.
  */
-export class BatchSuspendControl {
+export class BatchSuspendControl implements LinkHost {
   /** The approval answers known so far (the state's, the caller's, and this run's). */
   private readonly decisions: Record<string, ResumeDecision>
   private readonly calls: RawToolCall[] = []
@@ -35,6 +37,10 @@ export class BatchSuspendControl {
   private exclusivePending = false
   private firstPending: string | undefined
   private readonly claimed = new Set<number>()
+  /** `exec.suspension` per call index (made when first read). */
+  private readonly links = new Map<number, CallSuspensionLink>()
+  /** What the bodies that suspended left, per call index. */
+  private readonly bodies = new Map<number, BodySuspension>()
 
   constructor(
     readonly suspension: Suspension,
@@ -86,6 +92,45 @@ export class BatchSuspendControl {
     return true
   }
 
+  /**
+   * `exec.suspension` of the call of `state` (made on first read): with {@link CallSuspensionLink.resumed}
+   * set when the resumed state holds a journal for it.
+   */
+  callSuspension(state: CallState): CallSuspensionLink {
+    let link = this.links.get(state.index)
+    if (link === undefined) {
+      link = new CallSuspensionLink(this, state, this.resumedBody(state.index))
+      this.links.set(state.index, link)
+    }
+    return link
+  }
+
+  /** The resume input of a call whose body suspended before, `undefined` otherwise. */
+  private resumedBody(index: number): ResumedCall | undefined {
+    const entry = this.resume?.payload.calls[index]
+    if (entry === undefined || entry.status === 'completed' || entry.journal === undefined) return undefined
+    const prefix = `${entry.callId}:code:`
+    const decisions: Record<string, ResumeDecision> = {}
+    for (const [id, decision] of Object.entries(this.decisions)) if (id.startsWith(prefix)) decisions[id] = decision
+    const copy = JSON.parse(JSON.stringify({ journal: entry.journal, pending: entry.subCalls ?? [] })) as Pick<ResumedCall, 'journal' | 'pending'>
+    return deepFreeze({ journal: copy.journal, decisions, pending: copy.pending })
+  }
+
+  /** The body of `state`'s call suspended (`exec.suspension.suspend`): the call is pending and counts for the barrier rules. */
+  bodySuspended(state: CallState, body: BodySuspension): void {
+    state.suspended = { status: 'awaiting-approval' }
+    this.bodies.set(state.index, body)
+    this.anyPending = true
+    this.firstPending ??= state.call.callId
+    if (!state.parallel) this.exclusivePending = true
+  }
+
+  /** Claims a sub-call of a resumed body in the ledger; `true` in a first run (nothing was resumed). */
+  claimSubCall(callId: string): boolean | Promise<boolean> {
+    const payload = this.resume?.payload
+    return payload === undefined ? true : this.suspension.ledger.claimCall(payload.suspensionId, callId, payload.expiresAt)
+  }
+
   /** Whether the call at `index` is a pending call of the resumed state not claimed yet (its body is claimed in the ledger before it runs). */
   needsClaim(index: number): boolean {
     const entry = this.resume?.payload.calls[index]
@@ -96,7 +141,10 @@ export class BatchSuspendControl {
   claim(index: number, callId: string): boolean | Promise<boolean> {
     const payload = this.resume!.payload
     this.claimed.add(index)
-    return this.suspension.ledger.claimCall(payload.suspensionId, callId, payload.expiresAt)
+    // A body that suspended runs again on each resume of the chain (its sub-calls are claimed one
+    // by one): its claim is per state, which the ledger consumes once.
+    const key = (payload.calls[index] as { journal?: unknown }).journal === undefined ? callId : `${callId}#${payload.stateId}`
+    return this.suspension.ledger.claimCall(payload.suspensionId, key, payload.expiresAt)
   }
 
   /**
@@ -120,6 +168,7 @@ export class BatchSuspendControl {
     const exec = state.exec!
     const definition = state.tool!.definition
     const call = state.call
+    const body = this.bodies.get(state.index)
     const entry = {
       callId: call.callId,
       name: call.name,
@@ -130,6 +179,7 @@ export class BatchSuspendControl {
       ...(state.repairs === undefined ? {} : { repairs: state.repairs }),
       ...(mark.reason === undefined ? {} : { reason: mark.reason }),
       tool: { name: definition.name, hash: toolHash(definition) },
+      ...(body === undefined ? {} : { journal: body.journal, subCalls: body.subCalls }),
     }
     this.pending.set(state.index, entry)
     this.pendingCalls.push(
@@ -141,6 +191,7 @@ export class BatchSuspendControl {
         status: mark.status,
         ...(mark.reason === undefined ? {} : { reason: mark.reason }),
         ...(mark.blockedBy === undefined ? {} : { blockedBy: mark.blockedBy }),
+        ...(body === undefined ? {} : { subCalls: body.subCalls }),
       }),
     )
   }

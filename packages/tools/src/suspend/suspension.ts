@@ -154,6 +154,18 @@ function checkCall(call: unknown, at: string): asserts call is StateCall {
   if (!isRecord(call.tool) || typeof call.tool.name !== 'string' || typeof call.tool.hash !== 'string') throw malformed(`${at}/tool`, '{ name: string, hash: string }', call.tool)
   if (call.repairs !== undefined && (!Array.isArray(call.repairs) || !call.repairs.every((r) => typeof r === 'string'))) throw malformed(`${at}/repairs`, 'an array of strings', call.repairs)
   if (call.reason !== undefined && typeof call.reason !== 'string') throw malformed(`${at}/reason`, 'a string', call.reason)
+  if (call.subCalls === undefined && call.journal === undefined) return
+  if (call.journal === undefined) throw malformed(`${at}/journal`, 'the journal of a call whose body suspended', call.journal)
+  if (!Array.isArray(call.subCalls) || call.subCalls.length === 0) throw malformed(`${at}/subCalls`, 'a non-empty array of sub-call requests', call.subCalls)
+  call.subCalls.forEach((sub: unknown, i: number) => {
+    const p = `${at}/subCalls/${i}`
+    if (!isRecord(sub)) throw malformed(p, 'a sub-call request object', sub)
+    if (typeof sub.callId !== 'string' || sub.callId === '') throw malformed(`${p}/callId`, 'a non-empty string', sub.callId)
+    if (typeof sub.toolName !== 'string') throw malformed(`${p}/toolName`, 'a string', sub.toolName)
+    if (!isRecord(sub.arguments)) throw malformed(`${p}/arguments`, 'an object', sub.arguments)
+    if (sub.reason !== undefined && typeof sub.reason !== 'string') throw malformed(`${p}/reason`, 'a string', sub.reason)
+    if (sub.blockedBy !== undefined && typeof sub.blockedBy !== 'string') throw malformed(`${p}/blockedBy`, 'a string', sub.blockedBy)
+  })
 }
 
 /** Checks one decision; `code` is the error's code (`STATE_MALFORMED` in a state, `DECISION_INVALID` from the caller). */

@@ -2,6 +2,7 @@
  * The shapes of suspension (package README, "Suspension and resume"): the outcome of a
  * suspendable batch, its pending calls, the signed state and its payload, and resume decisions.
  */
+import type { SubCallRequest } from './call-types'
 import type { ContentBlock, JsonObject, JsonValue, ResultContext, ToolErrorInfo, ToolResult, ToolResultMeta } from '../contracts'
 
 /** The `format` field of every state. */
@@ -27,6 +28,11 @@ export interface PendingCall {
   readonly reason?: string
   /** The first earlier pending call's id (blocked). */
   readonly blockedBy?: string
+  /**
+   * A call whose body suspended (PTC's `run_code`, see `exec.suspension`): the sub-calls that
+   * await approval, in order. Decide each under its own `callId` (`<this call's id>:code:<k>`).
+   */
+  readonly subCalls?: readonly SubCallRequest[]
 }
 
 /** A suspendable batch's outcome: complete (exactly `ctx.tools.execute()`'s results) or suspended. */
@@ -71,6 +77,10 @@ export type StateCall =
       readonly reason?: string
       /** The tool's identity when the batch suspended: `toolHash` of its definition. */
       readonly tool: { readonly name: string; readonly hash: string }
+      /** A call whose body suspended: the journal it stored (opaque JSON; PTC's `PtcRunState`). */
+      readonly journal?: JsonValue
+      /** A call whose body suspended: its sub-calls awaiting approval. */
+      readonly subCalls?: readonly SubCallRequest[]
     }
 
 /** What the signature covers. */
