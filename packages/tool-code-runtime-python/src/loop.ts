@@ -12,7 +12,8 @@
  *   future) are noted per run; `never_retrieved(run, code)` gives the failure text
  *   (`Task exception was never retrieved: …`, unclipped) or `None`; `forget(run)` silences what a
  *   run left unretrieved when it ends.
- * - Left pending: `pending_timers()` cancels the run's live timers when the program has ended and
+ * - Left pending: `creation_order(task)` ranks tasks by when the loop made them (the notes'
+ *   order); `pending_timers()` cancels the run's live timers when the program has ended and
  *   names those the program armed itself (`loop.call_later` / `call_at`; asyncio's own, behind
  *   `sleep` and timeouts, belong to tasks, which are named instead).
  * - Stall: after every loop callback, a program still waiting while nothing is ready, no timer is
@@ -25,7 +26,7 @@
  * `stopped`, `fail(kind, message)`).
  */
 export const PY_LOOP = String.raw`
-import asyncio as _asyncio, collections as _collections, types as _types
+import asyncio as _asyncio, collections as _collections, types as _types, weakref as _weakref
 
 def _loop_hooks(loop, state, host_pending, host_parked, stalled_message, describe_exception):
     # Every future and task made through the loop gets this done-callback (WebLoop adds
@@ -47,8 +48,20 @@ def _loop_hooks(loop, state, host_pending, host_parked, stalled_message, describ
             run.events.append(fut)
         return fut
 
+    # Tasks by the order they were made (asyncio.all_tasks is a set, whose order varies from run
+    # to run): the notes about work left pending name it in the order the program started it.
+    made = _weakref.WeakKeyDictionary()
+    made_count = [0]
+
     def tracked_create_task(coro, **kwargs):
-        return note(real_create_task(coro, **kwargs))
+        task = real_create_task(coro, **kwargs)
+        made_count[0] += 1
+        made[task] = made_count[0]
+        return note(task)
+
+    def creation_order(task):
+        """A sort key: the rank at which the loop made task (tasks made another way sort last)."""
+        return made.get(task, 1 << 62)
 
     def tracked_create_future():
         return note(real_create_future())
@@ -227,5 +240,5 @@ def _loop_hooks(loop, state, host_pending, host_parked, stalled_message, describ
             loop._install_asyncgen_hooks()
             drain()
 
-    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush, pending_timers=pending_timers, check=after_step)
+    return _types.SimpleNamespace(install=install, never_retrieved=never_retrieved, forget=forget, deliver=deliver, flush=flush, pending_timers=pending_timers, check=after_step, creation_order=creation_order)
 `

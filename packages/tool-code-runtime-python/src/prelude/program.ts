@@ -140,7 +140,7 @@ export const PY_PRELUDE_PROGRAM = String.raw`
     async def settle_tasks(before, run):
         """Cancels what the run left behind, noting it for the model (run.notes); True when something would not stop."""
         me = _asyncio.current_task()
-        leftover = [t for t in _asyncio.all_tasks(loop) if t not in before and t is not me and not t.done()]
+        leftover = sorted((t for t in _asyncio.all_tasks(loop) if t not in before and t is not me and not t.done()), key=hooks.creation_order)
         if run.program is not None and run.program.done() and not run.stopped:
             run.notes = [task_note(t) for t in leftover if t is not run.program] + hooks.pending_timers()
         else:
