@@ -14,6 +14,7 @@ import { quoteText } from '../errors'
 import { toolHash } from './identity'
 import type { Suspension } from './suspension'
 import type { BatchOutcome, PendingCall, ResumeDecision, StateCall, StatePayload, StoredResult } from './types'
+import { PendingBarrier } from './barrier'
 import { CallSuspensionLink, type BodySuspension, type LinkHost } from './call-link'
 import type { ResumedCall } from './call-types'
 
@@ -33,9 +34,8 @@ export class BatchSuspendControl implements LinkHost {
   private readonly calls: RawToolCall[] = []
   private readonly pending = new Map<number, StateCall & { readonly status: 'awaiting-approval' | 'blocked' }>()
   private readonly pendingCalls: PendingCall[] = []
-  private anyPending = false
-  private exclusivePending = false
-  private firstPending: string | undefined
+  /** The barrier rules over the batch's pending calls. */
+  private readonly barrier = new PendingBarrier()
   private readonly claimed = new Set<number>()
   /** `exec.suspension` per call index (made when first read). */
   private readonly links = new Map<number, CallSuspensionLink>()
@@ -82,14 +82,7 @@ export class BatchSuspendControl implements LinkHost {
    * or an earlier pending one is. Marks `state.suspended` and records it.
    */
   holds(state: CallState): boolean {
-    if (state.suspended === undefined) {
-      if (!this.exclusivePending && !(this.anyPending && !state.parallel)) return false
-      state.suspended = { status: 'blocked', blockedBy: this.firstPending! }
-    }
-    this.anyPending = true
-    this.firstPending ??= state.call.callId
-    if (!state.parallel) this.exclusivePending = true
-    return true
+    return this.barrier.holds(state)
   }
 
   /**
@@ -120,9 +113,7 @@ export class BatchSuspendControl implements LinkHost {
   bodySuspended(state: CallState, body: BodySuspension): void {
     state.suspended = { status: 'awaiting-approval' }
     this.bodies.set(state.index, body)
-    this.anyPending = true
-    this.firstPending ??= state.call.callId
-    if (!state.parallel) this.exclusivePending = true
+    this.barrier.note(state)
   }
 
   /** Claims a sub-call of a resumed body in the ledger; `true` in a first run (nothing was resumed). */

@@ -4,6 +4,7 @@
  * of a resumed body, and the ledger claims of the sub-calls they approve.
  */
 import type { RunnerOptions } from '../executor'
+import { PendingBarrier } from './barrier'
 import { CallSuspensionLink } from './call-link'
 import type { ResumeDecision } from './types'
 import type { CallState } from '../pipeline/types'
@@ -16,9 +17,7 @@ export class SubCallControl {
   private readonly link: CallSuspensionLink | undefined
   private readonly claimed = new Set<string>()
   /** The barrier rules over the runner's pending calls (as a batch's, `BatchSuspendControl.holds`). */
-  private anyPending = false
-  private exclusivePending = false
-  private firstPending: string | undefined
+  private readonly barrier = new PendingBarrier()
 
   constructor(options: RunnerOptions) {
     this.suspendable = options.suspendable === true
@@ -33,14 +32,7 @@ export class SubCallControl {
    * is exclusive or an earlier pending one is (marks `state.suspended` blocked).
    */
   holds(state: CallState): boolean {
-    if (state.suspended === undefined) {
-      if (!this.exclusivePending && !(this.anyPending && !state.parallel)) return false
-      state.suspended = { status: 'blocked', blockedBy: this.firstPending! }
-    }
-    this.anyPending = true
-    this.firstPending ??= state.call.callId
-    if (!state.parallel) this.exclusivePending = true
-    return true
+    return this.barrier.holds(state)
   }
 
   /** The decision given for `callId`, if any. */
