@@ -52,7 +52,7 @@ export interface ToolResultEvent {
 
 /** What `tools/batch-start` and `tools/batch-end` observers receive. */
 export interface ToolBatchEvent {
-  /** Unique per `ctx.tools.execute()` call: `batch-<n>`; each call's `exec.batchId`. */
+  /** Unique per `ctx.tools.execute()` call: `batch-<n>` (a stream run's: `stream-batch-<n>`); each call's `exec.batchId`. */
   readonly batchId: string
   readonly calls: readonly unknown[]
   readonly scope: Scope

@@ -8,7 +8,7 @@
  */
 import type { Context } from 'cordis'
 import { NoExecutorError, scopeOf, validateMaxParallel, type Agent, type CallRunner, type RawToolCall, type ResolvedToolSet, type Scope, type StreamBatch, type SessionLog, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
-import type { NativeToolExecutor } from '../executor'
+import type { ExecutorDisposedError, NativeToolExecutor } from '../executor'
 import type { NameMap } from '../providers/names'
 import type { SettledCalls } from '../providers/settle'
 import { truncatedCallResults } from '../providers/truncation'
@@ -62,7 +62,9 @@ export interface ToolStreamOutcome extends SettledCalls {
 /**
  * A running stream turn. Iterate it (`for await`) for `{ index, call, result }` in call order as
  * the results settle (any number of readers, each from the first); await `outcome` for the
- * whole turn. Neither rejects for tool, policy, argument or stream failures.
+ * whole turn. Neither rejects for tool, policy, argument or stream failures. The items carry each
+ * tool's own result budget only; `outcome.results` is within the registry's per-batch budget
+ * (`resultBudget.batchMaxChars`), so send those to the model.
  */
 export interface ToolStreamRun extends AsyncIterable<StreamedResult> {
   readonly outcome: Promise<ToolStreamOutcome>
@@ -93,7 +95,13 @@ let streamBatches = 0
  *
  * Each run is a batch of its own: its calls' `exec.batchId` is `stream-batch-<n>`, and the
  * session log (`log`, else the agent's) gets `tool/call` at each call's start and `tool/result`
- * in model order.
+ * in model order. Observers see it as a batch (`ctx.tools.openStreamBatch`): `tools/batch-start`
+ * (`streaming: true`, the calls known then) before its first call starts, `tools/batch-end` with
+ * every call and the results after the last `tools/result`; a turn without calls emits neither.
+ * `outcome.results` is within the registry's per-batch budget, as `ctx.tools.execute()`'s are.
+ * The native executor tracks the run (`NativeToolExecutor.track`): unmounting it under `drain`
+ * waits for the run, under `cancel` aborts it as `signal` would, with {@link ExecutorDisposedError}
+ * (`EXECUTOR_DISPOSED`) as the reason and `streamError`.
  *
  * The batch contract holds: bodies start in call order, `tools/pre-execute`, guards and
  * approvals run one call at a time in model order, an exclusive call waits for every earlier
