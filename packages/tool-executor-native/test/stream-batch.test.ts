@@ -3,6 +3,7 @@
  * (with `streaming: true`, the runner's batch id, results in call order), the registry's per-batch
  * result budget on `outcome.results`, and the native executor's `onDispose` reaching it.
  */
+import { getEventListeners } from 'node:events'
 import { afterEach, describe, expect, test } from 'vitest'
 import { Context } from 'cordis'
 import { ToolRegistry, defineRawTool, type JsonObject, type ToolBatchEvent, type ToolResult, type ToolRegistryConfig } from '@deepseek-ai/dsh-tools'
@@ -138,8 +139,10 @@ describe('unmounting the native executor during a stream run', () => {
       if (result.isError) reason = result.error.info.code
     })
     const stream = hangingStream([begin(0, 'a', { tag: 'a', hold: true }), begin(1, 'b', { tag: 'b' })])
-    const run = executeToolStream(ctx!, { provider: 'openai-chat', stream })
+    const user = new AbortController()
+    const run = executeToolStream(ctx!, { provider: 'openai-chat', stream, signal: user.signal })
     while (log.length < 2) await new Promise((r) => setImmediate(r))
+    expect(getEventListeners(user.signal, 'abort').length).toBe(1)
     await unmount()
     const outcome = await run.outcome
     expect(stream.closed).toBe(true)
@@ -151,6 +154,7 @@ describe('unmounting the native executor during a stream run', () => {
     const id = batchOf(log[0])
     expect(log.at(-1)).toBe(`batch-end:${id}:2:a,b`)
     expect(held.length).toBe(1)
+    expect(getEventListeners(user.signal, 'abort').length).toBe(0)
   })
 
   test('drain: disposal waits for the stream run, which keeps reading and settles normally', async () => {
@@ -165,6 +169,7 @@ describe('unmounting the native executor during a stream run', () => {
     expect([disposed, stream.closed]).toEqual([false, false])
     await stream[Symbol.asyncIterator]().return!()
     await disposal
+    expect(disposed).toBe(true)
     const outcome = await run.outcome
     expect(codes(outcome)).toEqual(['ok', 'TRUNCATED_ARGUMENTS'])
     expect(outcome.streamEnded).toBe(true)
