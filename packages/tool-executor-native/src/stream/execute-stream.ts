@@ -191,7 +191,7 @@ async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteT
   const start = (call: RawToolCall): void => {
     const index = started.length
     const plain: RawToolCall = { callId: call.callId, name: call.name, arguments: call.arguments }
-    batch.start([...started.map((s) => s.call), plain])
+    if (!batch.started) batch.start([...started.map((s) => s.call), plain])
     const result = runner.submit(plain)
     started.push({ call: plain, result })
     void result.then((settled) => results.put({ index, call: plain, result: settled }))
