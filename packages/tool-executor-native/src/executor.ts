@@ -61,6 +61,13 @@ export interface NativeToolExecutor extends ToolExecutor {
   readonly name: 'native'
   /** The validated configuration (`executeToolStream` takes its pool bound from it). */
   readonly config: ResolvedNativeConfig
+  /**
+   * Runs `run` as one of this executor's batches for unmounting (`executeToolStream` runs its
+   * stream batches through it): `drain` disposal waits for it; `cancel` disposal aborts the
+   * signal `run` gets (reason {@link ExecutorDisposedError}, `EXECUTOR_DISPOSED`), which is
+   * `undefined` under `drain`. Resolves or rejects as `run` does.
+   */
+  track<T>(run: (dispose: AbortSignal | undefined) => Promise<T>): Promise<T>
 }
 
 /**
@@ -78,6 +85,15 @@ export function createNativeExecutor(config?: NativeExecutorConfig): NativeToolE
     config: resolved,
     describe(input: DescribeInput): ExecutorDescription {
       return { tools: input.schemas, sections: [] }
+    },
+    async track<T>(run: (dispose: AbortSignal | undefined) => Promise<T>): Promise<T> {
+      const running = run(resolved.onDispose === 'cancel' ? cancel.signal : undefined)
+      inFlight.add(running)
+      try {
+        return await running
+      } finally {
+        inFlight.delete(running)
+      }
     },
     async execute(batch: ExecutorBatch): Promise<readonly ToolResult[]> {
       const signal = resolved.onDispose === 'cancel' ? AbortSignal.any([batch.signal, cancel.signal]) : batch.signal

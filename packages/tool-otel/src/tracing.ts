@@ -64,7 +64,10 @@ export class ToolSpans {
     this.#batches.set(event.batchId, trace.setSpan(active, span))
   }
 
-  /** `tools/batch-end`: closes the batch span with the count of failed results. */
+  /**
+   * `tools/batch-end`: closes the batch span with the count of failed results (a streaming
+   * batch's `dsh.tools.batch.size` becomes its final call count: its start knew only the first).
+   */
   batchEnd(event: ToolBatchEvent, results: readonly ToolResult[]): void {
     const span = this.#batchSpans.get(event.batchId)
     if (span === undefined) return
@@ -74,6 +77,7 @@ export class ToolSpans {
     let errors = 0
     for (const r of results) if (r.isError) errors++
     span.setAttribute(A.ATTR_DSH_BATCH_ERRORS, errors)
+    if (event.streaming === true) span.setAttribute(A.ATTR_DSH_BATCH_SIZE, event.calls.length)
     span.end()
   }
 

@@ -52,13 +52,20 @@ export interface ToolResultEvent {
 
 /** What `tools/batch-start` and `tools/batch-end` observers receive. */
 export interface ToolBatchEvent {
-  /** Unique per `ctx.tools.execute()` call: `batch-<n>`; each call's `exec.batchId`. */
+  /** Unique per `ctx.tools.execute()` call: `batch-<n>` (a stream run's: `stream-batch-<n>`); each call's `exec.batchId`. */
   readonly batchId: string
   readonly calls: readonly unknown[]
   readonly scope: Scope
   readonly agent?: Agent
   /** The selected executor's name (`native`, `ptc`, …). */
   readonly executor: string
+  /**
+   * `true` for a batch whose calls arrive while it runs (a stream run: the native package's
+   * `executeToolStream`, opened with `ctx.tools.openStreamBatch`). Its `tools/batch-start` comes
+   * when its first call starts, with `calls` the calls known then; its `tools/batch-end` event
+   * carries every call of the turn. Absent for `ctx.tools.execute()` batches.
+   */
+  readonly streaming?: true
 }
 
 /** Listener signatures of the `tools/*` events. */

@@ -7,7 +7,8 @@
  * what started and answers the rest by the truncation rules (`truncatedCallResults`).
  */
 import type { Context } from 'cordis'
-import { NoExecutorError, scopeOf, validateMaxParallel, type Agent, type CallRunner, type RawToolCall, type ResolvedToolSet, type Scope, type SessionLog, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { NoExecutorError, scopeOf, validateMaxParallel, type Agent, type CallRunner, type RawToolCall, type ResolvedToolSet, type Scope, type StreamBatch, type SessionLog, type ToolExecutor, type ToolResult } from '@deepseek-ai/dsh-tools'
+import type { ExecutorDisposedError, NativeToolExecutor } from '../executor'
 import type { NameMap } from '../providers/names'
 import type { SettledCalls } from '../providers/settle'
 import { truncatedCallResults } from '../providers/truncation'
@@ -61,7 +62,9 @@ export interface ToolStreamOutcome extends SettledCalls {
 /**
  * A running stream turn. Iterate it (`for await`) for `{ index, call, result }` in call order as
  * the results settle (any number of readers, each from the first); await `outcome` for the
- * whole turn. Neither rejects for tool, policy, argument or stream failures.
+ * whole turn. Neither rejects for tool, policy, argument or stream failures. The items carry each
+ * tool's own result budget only; `outcome.results` is within the registry's per-batch budget
+ * (`resultBudget.batchMaxChars`), so send those to the model.
  */
 export interface ToolStreamRun extends AsyncIterable<StreamedResult> {
   readonly outcome: Promise<ToolStreamOutcome>
@@ -92,7 +95,13 @@ let streamBatches = 0
  *
  * Each run is a batch of its own: its calls' `exec.batchId` is `stream-batch-<n>`, and the
  * session log (`log`, else the agent's) gets `tool/call` at each call's start and `tool/result`
- * in model order.
+ * in model order. Observers see it as a batch (`ctx.tools.openStreamBatch`): `tools/batch-start`
+ * (`streaming: true`, the calls known then) before its first call starts, `tools/batch-end` with
+ * every call and the results after the last `tools/result`; a turn without calls emits neither.
+ * `outcome.results` is within the registry's per-batch budget, as `ctx.tools.execute()`'s are.
+ * The native executor tracks the run (`NativeToolExecutor.track`): unmounting it under `drain`
+ * waits for the run, under `cancel` aborts it as `signal` would, with {@link ExecutorDisposedError}
+ * (`EXECUTOR_DISPOSED`) as the reason and `streamError`.
  *
  * The batch contract holds: bodies start in call order, `tools/pre-execute`, guards and
  * approvals run one call at a time in model order, an exclusive call waits for every earlier
@@ -127,14 +136,17 @@ export function executeToolStream<P extends StreamProvider>(ctx: Context, option
   }
   if (options.signal != null && !(options.signal instanceof AbortSignal)) throw new TypeError('executeToolStream: /signal must be an AbortSignal')
   const scope = options.agent?.scope ?? options.toolSet?.scope ?? scopeOf(ctx)
-  const executor = ctx.tools.executor(scope) as (ToolExecutor & { readonly config?: { readonly maxParallelCalls?: number } }) | undefined
+  const executor = ctx.tools.executor(scope) as (ToolExecutor & Partial<Pick<NativeToolExecutor, 'config' | 'track'>>) | undefined
   if (executor === undefined) throw new NoExecutorError(scope.id)
   if (executor.name !== 'native') {
     throw new TypeError(`executeToolStream runs calls as the native executor does, but scope "${scope.id}" is served by the "${executor.name}" executor: parse the stream (its accumulator) and run the batch with ctx.tools.execute`)
   }
   const maxParallel = validateMaxParallel(options.maxParallelCalls ?? executor.config?.maxParallelCalls, 'maxParallelCalls')
   const results = new OrderedResults()
-  const outcome = runTurn(ctx, options, scope, maxParallel, results).finally(() => results.close())
+  const batchId = `stream-batch-${++streamBatches}`
+  const batch = ctx.tools.openStreamBatch({ batchId, scope, executor: executor.name, ...(options.agent === undefined ? {} : { agent: options.agent }) })
+  const turn = (dispose: AbortSignal | undefined): Promise<ToolStreamOutcome> => runTurn(ctx, options, { scope, maxParallel, batchId, batch, dispose }, results)
+  const outcome = (executor.track === undefined ? turn(undefined) : executor.track(turn)).finally(() => results.close())
   return { outcome, [Symbol.asyncIterator]: () => results.read() }
 }
 
@@ -144,19 +156,42 @@ interface Started {
   readonly result: Promise<ToolResult>
 }
 
+/** Where a stream turn runs: its batch (id, observers, budget) and the executor's dispose signal (`cancel` executors). */
+interface TurnSetup {
+  readonly scope: Scope
+  readonly maxParallel: number
+  readonly batchId: string
+  readonly batch: StreamBatch
+  readonly dispose: AbortSignal | undefined
+}
+
+/** Aborts `cancel` with the reason of the first of `signals` to abort; returns the listeners' remover. */
+function forwardAborts(cancel: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
+  const removers: (() => void)[] = []
+  for (const signal of signals) {
+    if (signal === undefined) continue
+    const onAbort = (): void => cancel.abort(signal.reason)
+    if (signal.aborted) onAbort()
+    else {
+      signal.addEventListener('abort', onAbort, { once: true })
+      removers.push(() => signal.removeEventListener('abort', onAbort))
+    }
+  }
+  return () => removers.forEach((remove) => remove())
+}
+
 /** Reads the stream, starting calls as they settle, then gives every call its result. */
-async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, scope: Scope, maxParallel: number, results: OrderedResults): Promise<ToolStreamOutcome> {
+async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, setup: TurnSetup, results: OrderedResults): Promise<ToolStreamOutcome> {
+  const { scope, maxParallel, batch } = setup
   const source = streamSource(options.provider, { ...options.parse, ...(options.nameMap === undefined ? {} : { nameMap: options.nameMap }) })
   const cancel = new AbortController()
-  const user = options.signal ?? undefined
-  const onAbort = (): void => cancel.abort(user?.reason)
-  if (user?.aborted === true) onAbort()
-  else user?.addEventListener('abort', onAbort, { once: true })
-  const runner = createStreamRunner(ctx, options, scope, cancel.signal, maxParallel)
+  const unforward = forwardAborts(cancel, [options.signal ?? undefined, setup.dispose])
+  const runner = createStreamRunner(ctx, options, scope, cancel.signal, maxParallel, setup.batchId)
   const started: Started[] = []
   const start = (call: RawToolCall): void => {
     const index = started.length
     const plain: RawToolCall = { callId: call.callId, name: call.name, arguments: call.arguments }
+    if (!batch.started) batch.start([...started.map((s) => s.call), plain])
     const result = runner.submit(plain)
     started.push({ call: plain, result })
     void result.then((settled) => results.put({ index, call: plain, result: settled }))
@@ -199,16 +234,18 @@ async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteT
       }
       settled.push(withCallId(await (started[i] as Started).result, call.callId))
     }
+    // A cut turn whose calls all failed before starting still was a batch: it opens here.
+    if (calls.length > 0) batch.start(calls)
     return Object.freeze({
       parsed,
       calls,
-      results: Object.freeze(settled),
+      results: batch.end(calls, settled),
       startedEarly,
       streamEnded,
       ...(streamEnded ? {} : { streamError }),
     })
   } finally {
-    user?.removeEventListener('abort', onAbort)
+    unforward()
   }
 }
 
@@ -228,13 +265,13 @@ function startReady(source: StreamSource, begun: number, start: (call: RawToolCa
   }
 }
 
-function createStreamRunner<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, scope: Scope, signal: AbortSignal, maxParallel: number): CallRunner {
+function createStreamRunner<P extends StreamProvider>(ctx: Context, options: ExecuteToolStreamOptions<P>, scope: Scope, signal: AbortSignal, maxParallel: number, batchId: string): CallRunner {
   const log = options.log ?? options.agent?.log
   return ctx.tools.pipeline.createRunner({
     scope,
     signal,
     maxParallel,
-    batchId: `stream-batch-${++streamBatches}`,
+    batchId,
     ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(log === undefined ? {} : { log }),
     ...(options.toolSet === undefined ? {} : { toolSet: options.toolSet }),

@@ -27,6 +27,7 @@ import { ownBatchSignal, WATCH_MIN_CALLS } from '../abort-watch'
 import { emitScoped, isWithin, scopeChain, scopeOf } from '../scope'
 import type { Listener, PipelineConfig, PipelineHost, StageHooks } from '../pipeline'
 import '../events'
+import { StreamBatch, type StreamBatchInput } from './stream-batch'
 import type { Disposer, RegisterOptions, ResolveInput, ScopeRef, ToolFilter, ToolGroup, ToolRegistryConfig } from './types'
 import { maskOf, visibleByName, type Layer, type Registration, type Visible } from './layers'
 import { NON_ASCII, type toolNameProblem } from './names'
@@ -662,6 +663,24 @@ export class ToolRegistry extends Service {
   /** {@link execute} with a suspension control on the executor's batch. */
   protected async _executeWith(batch: ToolBatch, control: BatchSuspendControl): Promise<readonly ToolResult[]> {
     return this.execute.call(this, { ...batch, [SUSPEND]: control } as ToolBatch)
+  }
+
+  /**
+   * Opens the observer and budget side of a batch whose calls arrive while it runs (the native
+   * package's `executeToolStream`, which runs the calls on `ctx.tools.pipeline.createRunner`).
+   * The returned {@link StreamBatch} emits `tools/batch-start` (`streaming: true`) at its
+   * `start(calls)`, and at `end(calls, results)` applies this registry's per-batch budget
+   * (`resultBudget.batchMaxChars`) as `execute` does and emits `tools/batch-end` with the
+   * budgeted results. Nothing runs here.
+   *
+   * @throws TypeError when `input.batchId` or `input.executor` is not a string.
+   */
+  openStreamBatch(input: StreamBatchInput): StreamBatch {
+    if (input === null || typeof input !== 'object' || typeof input.batchId !== 'string' || typeof input.executor !== 'string') {
+      throw new TypeError('ctx.tools.openStreamBatch() takes { batchId: string, scope, executor: string, agent? }')
+    }
+    const self = serviceOf(this)
+    return new StreamBatch({ observe: (scope, name, args) => self._observe(scope, name, args), budget: (results) => self._withinBatchBudget(results) }, input)
   }
 
   /** {@link execute} with `tools/batch-start` / `tools/batch-end` observers. */
