@@ -6,29 +6,18 @@
  * raises `ToolCallError` in the program. Pyodide is slow: two tests.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
-import type { BatchOutcome, SuspendedState, ToolResult } from '@deepseek-ai/dsh-tools'
-import type { Harness } from '@deepseek-ai/dsh-tool-testkit'
-import { ptcHarness, runCall, testSuspension } from '../../tool-executor-ptc/test/fixtures/core-suspend'
+import type { ToolResult } from '@deepseek-ai/dsh-tools'
+import { harnessPool, roundTrip, runCall, suspended, testSuspension } from '../../tool-executor-ptc/test/fixtures/core-suspend'
 import { createPythonRuntime } from '../src/index'
 import { BOOT_MS } from './helpers'
 
 const runtime = createPythonRuntime()
 beforeAll(() => runtime.warmUp(), BOOT_MS)
 afterAll(() => runtime.dispose())
-const open: Harness[] = []
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.dispose()
-})
-async function harness(calls: string[], answer?: Parameters<typeof ptcHarness>[2]): Promise<Harness> {
-  const h = await ptcHarness(runtime, calls, answer)
-  open.push(h)
-  return h
-}
+const pool = harnessPool(runtime)
+afterEach(() => pool.disposeAll())
+const harness = pool.harness
 const text = (r: ToolResult | undefined) => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('')
-function suspended(outcome: BatchOutcome): Extract<BatchOutcome, { status: 'suspended' }> {
-  if (outcome.status !== 'suspended') throw new Error(`expected a suspended batch, got ${JSON.stringify(outcome)}`)
-  return outcome
-}
 
 const PROGRAM = `import asyncio
 first = await tools.read(text="config")
@@ -56,7 +45,7 @@ describe('Python run_code in a suspendable batch', () => {
 
     const later: string[] = []
     const second = await harness(later)
-    const state = JSON.parse(JSON.stringify(out.state)) as SuspendedState
+    const state = roundTrip(out.state)
     const decisions = { 'run1:code:2': { type: 'approve' as const }, 'run1:code:3': { type: 'approve' as const } }
     const resumed = await second.tools.resume({ state, decisions, suspension: testSuspension(suspension.ledger) })
     expect(resumed).toEqual({ status: 'complete', results: expected })

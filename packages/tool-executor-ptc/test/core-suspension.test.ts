@@ -6,30 +6,18 @@
  */
 import { getEventListeners } from 'node:events'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
-import { MemoryResumeLedger, SuspensionError, type BatchOutcome, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
-import { Gate, gatedTool, type Harness } from '@deepseek-ai/dsh-tool-testkit'
+import { MemoryResumeLedger, SuspensionError, type SuspendedState, type ToolResult } from '@deepseek-ai/dsh-tools'
+import { Gate, gatedTool } from '@deepseek-ai/dsh-tool-testkit'
 import { createQuickJsRuntime, type PtcRunState } from '../src'
-import { ptcHarness, runCall, testSuspension } from './fixtures/core-suspend'
+import { harnessPool, roundTrip, runCall, suspended, testSuspension } from './fixtures/core-suspend'
 import { countedTool } from './suspension-adapter'
 
 const runtime = createQuickJsRuntime()
 afterAll(() => runtime.dispose())
-const open: Harness[] = []
-afterEach(async () => {
-  for (const h of open.splice(0)) await h.dispose()
-})
-async function harness(calls: string[], answer?: Parameters<typeof ptcHarness>[2]): Promise<Harness> {
-  const h = await ptcHarness(runtime, calls, answer)
-  open.push(h)
-  return h
-}
+const pool = harnessPool(runtime)
+afterEach(() => pool.disposeAll())
+const harness = pool.harness
 const text = (r: ToolResult | undefined) => (r?.content ?? []).map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n')
-function suspended(outcome: BatchOutcome): Extract<BatchOutcome, { status: 'suspended' }> {
-  if (outcome.status !== 'suspended') throw new Error(`expected a suspended batch, got ${JSON.stringify(outcome)}`)
-  return outcome
-}
-/** The state as a deployment keeps it: JSON text, parsed again. */
-const roundTrip = (state: SuspendedState): SuspendedState => JSON.parse(JSON.stringify(state)) as SuspendedState
 
 const PROGRAM = `
 const a = await tools.read({ text: 'config' })

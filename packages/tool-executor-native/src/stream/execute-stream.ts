@@ -190,8 +190,9 @@ async function runTurn<P extends StreamProvider>(ctx: Context, options: ExecuteT
   const started: Started[] = []
   const start = (call: RawToolCall): void => {
     const index = started.length
-    const plain: RawToolCall = { callId: call.callId, name: call.name, arguments: call.arguments }
-    if (!batch.started) batch.start([...started.map((s) => s.call), plain])
+    const plain = plainCall(call)
+    // The first call to start opens the batch (no call started before it).
+    if (!batch.started) batch.start([plain])
     const result = runner.submit(plain)
     started.push({ call: plain, result })
     void result.then((settled) => results.put({ index, call: plain, result: settled }))
