@@ -5,12 +5,13 @@
  * killed. Side effects go to files under `DSH_LOG_DIR`:
  *
  * - `attempts.log`: one line per body run, `<tool> <idempotency key>`;
- * - `effects/<sha1 of key>`: created exclusively by `effect`, so an effect applies once per key
- *   however often the body runs (what a payment API's idempotency key gives);
+ * - `effects/<sha1 of key>`: linked into place atomically by `effect` (fails if it exists), so an
+ *   effect applies once per key however often the body runs (what a payment API's idempotency key
+ *   gives); a killed attempt may leave a `*.tmp` file, never a partial effect;
  * - `once.log`: `begin <key>` / `end <key>` of the non-idempotent `once`.
  */
-import { appendFileSync, writeFileSync } from 'node:fs'
-import { createHash } from 'node:crypto'
+import { appendFileSync, linkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { createHash, randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { DBOS } from '@dbos-inc/dbos-sdk'
@@ -37,10 +38,19 @@ h.ctx.tools.register(
     async execute(args, exec) {
       appendFileSync(join(dir, 'attempts.log'), `effect ${exec.idempotencyKey}\n`)
       await pause(args.ms ?? 0, exec.signal)
+      // Atomic, as an idempotent API's write is: the content goes to a file of this attempt, then
+      // is linked under the key's name (fails if it exists). An exclusive create followed by a
+      // write could leave an empty file behind a SIGKILL between the two, and the re-run would
+      // take it for the applied effect.
+      const name = join(dir, 'effects', createHash('sha1').update(exec.idempotencyKey!).digest('hex'))
+      const attempt = `${name}.${process.pid}.${randomUUID()}.tmp`
+      writeFileSync(attempt, `${exec.idempotencyKey}\n`)
       try {
-        writeFileSync(join(dir, 'effects', createHash('sha1').update(exec.idempotencyKey!).digest('hex')), `${exec.idempotencyKey}\n`, { flag: 'wx' })
+        linkSync(attempt, name)
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+      } finally {
+        unlinkSync(attempt)
       }
       return `${args.batch}:${(args.n ?? 0) * 2}`
     },

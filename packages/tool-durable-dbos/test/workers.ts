@@ -83,7 +83,9 @@ export function lines(dir: string, file: string): string[] {
 }
 
 export function effects(dir: string): string[] {
-  return readdirSync(join(dir, 'effects')).map((f) => readFileSync(join(dir, 'effects', f), 'utf8').trim())
+  return readdirSync(join(dir, 'effects'))
+    .filter((f) => !f.endsWith('.tmp'))
+    .map((f) => readFileSync(join(dir, 'effects', f), 'utf8').trim())
 }
 
 /** Enqueues one batch workflow. */
